@@ -1,0 +1,1 @@
+"""The agent: one identity, one conversation, one turn at a time."""

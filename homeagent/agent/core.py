@@ -1,0 +1,318 @@
+"""The agent core: consumes the inbox and runs one turn at a time.
+
+A turn: build the prompt (stable prefix first), run the tool loop against the provider,
+stream visible text to the asker's reply handle, then persist the exchange. Tool calls
+arrive natively or as `[ACTION]` blocks, depending on the provider's `supports_tools`
+flag; the calls of one round run concurrently, each under its own timeout, and results
+are fed back in call order. After `max_tool_rounds` rounds the model is asked for a
+final answer without tools.
+
+A turn can be cancelled by its asker (the reply handle's cancel request) or by a newer
+interrupt from a channel that asks for it; cancellation stops generation and writes no
+half-finished record.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from contextlib import aclosing
+from dataclasses import dataclass, field
+
+import anyio
+import structlog
+
+from homeagent.agent.conversation import Conversation
+from homeagent.agent.events import (
+    AnswerDelta,
+    ToolCallFinished,
+    ToolCallStarted,
+    TurnDone,
+    TurnFailed,
+    TurnStarted,
+)
+from homeagent.agent.prompt import PromptBuilder
+from homeagent.clock import Clock
+from homeagent.config import AgentConfig
+from homeagent.errors import ProviderError
+from homeagent.io.interrupt import Inbox, Interrupt
+from homeagent.llm.base import (
+    ChatRequest,
+    Message,
+    Provider,
+    StreamError,
+    TextDelta,
+    ToolCall,
+    ToolCallEvent,
+    Usage,
+)
+from homeagent.log import get_logger
+from homeagent.tools.action_protocol import ActionStreamFilter, extract_actions
+from homeagent.tools.registry import ToolContext, ToolRegistry, ToolResult
+
+log = get_logger("homeagent.agent")
+
+FINAL_ANSWER_NOTE = (
+    "You have used every tool round this turn. Answer the user now in plain words, "
+    "without calling any tool or writing any [ACTION] block."
+)
+
+
+@dataclass
+class AgentStats:
+    turns_started: int = 0
+    turns_completed: int = 0
+    turns_failed: int = 0
+    turns_cancelled: int = 0
+    current_turn: str | None = None
+    last_error: str | None = None
+
+
+@dataclass
+class _TurnState:
+    answer: list[str] = field(default_factory=list)
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    finish: str = "stop"
+
+
+class Agent:
+    def __init__(
+        self,
+        *,
+        provider: Provider,
+        registry: ToolRegistry,
+        prompt: PromptBuilder,
+        conversation: Conversation,
+        clock: Clock,
+        config: AgentConfig,
+        temperature: float | None = None,
+        max_tokens: int | None = None,
+    ):
+        self.provider = provider
+        self.registry = registry
+        self.prompt = prompt
+        self.conversation = conversation
+        self.clock = clock
+        self.config = config
+        self.temperature = temperature
+        self.max_tokens = max_tokens
+        self.stats = AgentStats()
+        self._current_scope: anyio.CancelScope | None = None
+
+    # -- the consumer -------------------------------------------------------------------
+
+    async def run(self, inbox: Inbox) -> None:
+        """Consume interrupts until the inbox closes or the task is cancelled."""
+        send, receive = anyio.create_memory_object_stream[Interrupt](math.inf)
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(self._intake, inbox, send)
+            async with receive:
+                async for interrupt in receive:
+                    await self.serve(interrupt)
+
+    async def _intake(self, inbox: Inbox, send: anyio.abc.ObjectSendStream[Interrupt]) -> None:
+        async with send, inbox.receive:
+            async for interrupt in inbox.receive:
+                if interrupt.cancel_running and self._current_scope is not None:
+                    log.info("turn.superseded", turn_id=self.stats.current_turn)
+                    self._current_scope.cancel()
+                await send.send(interrupt)
+
+    async def serve(self, interrupt: Interrupt) -> None:
+        """Run one turn to its end, whatever happens, and close its reply handle."""
+        reply = interrupt.reply
+        state = _TurnState()
+        started = time.monotonic()
+        self.stats.turns_started += 1
+        self.stats.current_turn = interrupt.turn_id
+        structlog.contextvars.bind_contextvars(
+            turn_id=interrupt.turn_id, channel=interrupt.channel
+        )
+        outcome: TurnDone | TurnFailed | None = None
+        try:
+            with anyio.CancelScope() as scope:
+                self._current_scope = scope
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(_cancel_when_set, reply.cancel_requested, scope)
+                    with anyio.move_on_after(self.config.turn_timeout) as timeout_scope:
+                        outcome = await self._turn(interrupt, state)
+                    if timeout_scope.cancelled_caught:
+                        # Keep what was generated: it is the answer, cut short.
+                        log.warning("turn.timeout", timeout_s=self.config.turn_timeout)
+                        state.finish = "length"
+                        outcome = self._done(interrupt, state)
+                        await self._record(interrupt, outcome.text)
+                    tg.cancel_scope.cancel()
+        except Exception as err:  # noqa: BLE001 - a broken turn must not stop the agent
+            log.exception("turn.crashed")
+            outcome = TurnFailed(interrupt.turn_id, f"internal error: {type(err).__name__}", "internal")
+        finally:
+            # Runs on cancellation too (a newer interrupt, the asker leaving, shutdown):
+            # the asker always gets a final event and its stream is closed.
+            self._current_scope = None
+            self.stats.current_turn = None
+            if outcome is None:
+                state.finish = "cancelled"
+                outcome = self._done(interrupt, state)
+            with anyio.CancelScope(shield=True):
+                if isinstance(outcome, TurnFailed):
+                    self.stats.turns_failed += 1
+                    self.stats.last_error = outcome.message
+                elif outcome.finish_reason == "cancelled":
+                    self.stats.turns_cancelled += 1
+                else:
+                    self.stats.turns_completed += 1
+                await reply.emit(outcome)
+                reply.close()
+        log.info(
+            "turn.finished",
+            outcome=outcome.type if isinstance(outcome, TurnFailed) else outcome.finish_reason,
+            duration_ms=round((time.monotonic() - started) * 1000, 1),
+            tokens_in=state.prompt_tokens,
+            tokens_out=state.completion_tokens,
+            provider=self.provider.name,
+            model=self.provider.model,
+        )
+        structlog.contextvars.unbind_contextvars("turn_id", "channel")
+
+    def _done(self, interrupt: Interrupt, state: _TurnState) -> TurnDone:
+        return TurnDone(
+            interrupt.turn_id,
+            "".join(state.answer),
+            state.finish,  # type: ignore[arg-type]
+            state.prompt_tokens,
+            state.completion_tokens,
+            self.provider.model,
+        )
+
+    # -- one turn -----------------------------------------------------------------------
+
+    async def _turn(self, interrupt: Interrupt, state: _TurnState) -> TurnDone | TurnFailed:
+        reply = interrupt.reply
+        await reply.emit(TurnStarted(interrupt.turn_id))
+        native = self.provider.supports_tools
+        history = [
+            Message(m.role, m.content)  # type: ignore[arg-type]
+            for m in await self.conversation.recent(self.config.history_turns)
+        ]
+        built = self.prompt.build(
+            user_text=interrupt.text,
+            history=history,
+            now=self.clock.now(),
+            native_tools=native,
+            turn_context=interrupt.context,
+        )
+        messages = list(built.messages)
+        ctx = ToolContext(
+            turn_id=interrupt.turn_id,
+            channel=interrupt.channel,
+            device_id=interrupt.device_id,
+            now=self.clock.now,
+        )
+        max_rounds = self.config.max_tool_rounds
+        for round_no in range(max_rounds + 1):
+            last_round = round_no == max_rounds
+            if last_round:
+                messages.append(Message("user", FINAL_ANSWER_NOTE))
+            request = ChatRequest(
+                messages=tuple(messages),
+                tools=self.registry.definitions() if native and not last_round else (),
+                temperature=self.temperature,
+                max_tokens=self.max_tokens,
+                stable_prefix_chars=built.stable_prefix_chars,
+            )
+            try:
+                raw_text, calls = await self._generate(request, native, reply, state)
+            except ProviderError as err:
+                log.warning("turn.provider_failed", error=str(err), kind=err.kind)
+                return TurnFailed(interrupt.turn_id, str(err), err.kind)
+            if last_round and calls:
+                log.info("turn.tool_rounds_exhausted", ignored_calls=len(calls))
+                calls = []
+            if not calls:
+                break
+            results = await self._run_tools(calls, ctx, reply)
+            if native:
+                messages.append(Message("assistant", raw_text, tool_calls=tuple(calls)))
+                messages += [
+                    Message("tool", r.content, tool_call_id=r.call_id, name=r.name) for r in results
+                ]
+            else:
+                messages.append(Message("assistant", raw_text))
+                lines = "\n".join(f"- {r.name}: {r.content}" for r in results)
+                messages.append(
+                    Message("user", f"[RESULTS]\n{lines}\n[/RESULTS]\nNow answer me using these results.")
+                )
+        done = self._done(interrupt, state)
+        await self._record(interrupt, done.text)
+        return done
+
+    async def _record(self, interrupt: Interrupt, answer: str) -> None:
+        with anyio.CancelScope(shield=True):
+            await self.conversation.record_exchange(
+                interrupt.turn_id, interrupt.channel, interrupt.device_id, interrupt.text, answer.strip()
+            )
+
+    async def _generate(
+        self, request: ChatRequest, native: bool, reply, state: _TurnState
+    ) -> tuple[str, list[ToolCall]]:
+        """Stream one model call; returns the raw text and the tool calls it asked for."""
+        action_filter = None if native else ActionStreamFilter()
+        raw: list[str] = []
+        calls: list[ToolCall] = []
+
+        async def show(text: str) -> None:
+            if text:
+                state.answer.append(text)
+                if not await reply.emit(AnswerDelta(text)):
+                    reply.cancel()  # the asker is gone: stop spending compute
+
+        async with aclosing(self.provider.stream(request)) as events:
+            async for event in events:
+                if isinstance(event, TextDelta):
+                    raw.append(event.text)
+                    await show(action_filter.feed(event.text) if action_filter else event.text)
+                elif isinstance(event, ToolCallEvent):
+                    calls.append(event.call)
+                elif isinstance(event, Usage):
+                    state.prompt_tokens += event.prompt_tokens
+                    state.completion_tokens += event.completion_tokens
+                elif isinstance(event, StreamError):
+                    raise ProviderError(event.message, retryable=event.retryable, kind=event.kind)
+                else:
+                    state.finish = "length" if event.finish_reason == "length" else "stop"
+        text = "".join(raw)
+        if action_filter is not None:
+            await show(action_filter.finish())
+            parsed = extract_actions(text)
+            for problem in parsed.errors:
+                log.info("tool.action.unparsable", problem=problem)
+            calls.extend(parsed.calls)
+        return text, calls
+
+    async def _run_tools(
+        self, calls: list[ToolCall], ctx: ToolContext, reply
+    ) -> list[ToolResult]:
+        for call in calls:
+            await reply.emit(ToolCallStarted(call.id, call.name, call.arguments))
+        results: list[ToolResult | None] = [None] * len(calls)
+
+        async def run_one(index: int, call: ToolCall) -> None:
+            results[index] = await self.registry.execute(call, ctx)
+
+        async with anyio.create_task_group() as tg:
+            for index, call in enumerate(calls):
+                tg.start_soon(run_one, index, call)
+        done = [r for r in results if r is not None]
+        for result in done:
+            await reply.emit(
+                ToolCallFinished(result.call_id, result.name, result.ok, result.content, result.duration_ms)
+            )
+        return done
+
+
+async def _cancel_when_set(event: anyio.Event, scope: anyio.CancelScope) -> None:
+    await event.wait()
+    log.info("turn.cancel_requested")
+    scope.cancel()

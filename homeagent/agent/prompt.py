@@ -1,0 +1,78 @@
+"""The prompt builder: a fixed order with the stable part first.
+
+    personality (personal.md, verbatim)        ┐ stable prefix: identical on every turn,
+    tool catalog (models without native tools) │ so a local engine can keep its evaluated
+    few-shot examples                          ┘ state (KV cache) across turns and restarts
+    current date and time
+    memory sections (graph index, documents, knowledge) when present
+    this turn's extra context (a client's system message)
+    working context (recent exchanges, as chat messages)
+    the user message
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from homeagent.agent.personality import Personality
+from homeagent.llm.base import Message
+from homeagent.tools.action_protocol import render_catalog
+from homeagent.tools.registry import ToolRegistry
+
+_WEEKDAYS_ZH = "一二三四五六日"
+
+
+@dataclass(frozen=True)
+class BuiltPrompt:
+    messages: tuple[Message, ...]
+    stable_prefix_chars: int
+
+
+class PromptBuilder:
+    def __init__(self, personality: Personality, registry: ToolRegistry):
+        self._personality = personality
+        self._registry = registry
+        self._stable_cache: dict[bool, str] = {}
+
+    def stable_prefix(self, native_tools: bool) -> str:
+        """Personality, then (for [ACTION] models) the catalog and examples."""
+        cached = self._stable_cache.get(native_tools)
+        if cached is not None:
+            return cached
+        parts = [self._personality.text]
+        if not native_tools and len(self._registry):
+            parts.append(
+                render_catalog(
+                    [(s.name, s.description, dict(s.parameters)) for s in self._registry]
+                )
+            )
+            examples = [e for spec in self._registry for e in spec.examples]
+            if examples:
+                parts.append("Examples:\n" + "\n".join(f"- {e}" for e in examples))
+        text = "\n\n".join(parts)
+        self._stable_cache[native_tools] = text
+        return text
+
+    def build(
+        self,
+        *,
+        user_text: str,
+        history: Sequence[Message],
+        now: datetime,
+        native_tools: bool,
+        memory_sections: Sequence[tuple[str, str]] = (),
+        turn_context: str = "",
+    ) -> BuiltPrompt:
+        stable = self.stable_prefix(native_tools)
+        dynamic = [
+            f"Current date and time: {now.strftime('%Y-%m-%d %H:%M')} "
+            f"({now.strftime('%A')}, 星期{_WEEKDAYS_ZH[now.weekday()]}, {now.tzname() or 'local'})"
+        ]
+        dynamic += [f"## {title}\n{body}" for title, body in memory_sections if body.strip()]
+        if turn_context.strip():
+            dynamic.append(f"## Context for this turn\n{turn_context.strip()}")
+        system = stable + "\n\n" + "\n\n".join(dynamic)
+        messages = (Message("system", system), *history, Message("user", user_text))
+        return BuiltPrompt(messages, len(stable))

@@ -1,0 +1,1 @@
+"""The HTTP API: REST, the OpenAI-compatible endpoint and SSE, on aiohttp."""

@@ -1,0 +1,117 @@
+"""Middlewares: one error mapper (OpenAI-shaped bodies), bearer auth, CORS."""
+
+from __future__ import annotations
+
+import hmac
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiohttp import web
+
+from homeagent.errors import AuthError, HomeAgentError, RequestError
+from homeagent.log import get_logger, redact_text
+
+log = get_logger("homeagent.api")
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+_HTTP_CODES = {
+    400: "invalid_request_error",
+    401: "invalid_api_key",
+    403: "permission_denied",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "request_too_large",
+    415: "unsupported_media_type",
+    429: "rate_limit_exceeded",
+}
+
+
+def error_body(message: str, *, type_: str, code: str | None = None, param: str | None = None) -> dict[str, Any]:
+    return {"error": {"message": message, "type": type_, "param": param, "code": code or type_}}
+
+
+def error_response(status: int, message: str, *, code: str | None = None, param: str | None = None) -> web.Response:
+    type_ = "server_error" if status >= 500 else _HTTP_CODES.get(status, "invalid_request_error")
+    return web.json_response(
+        error_body(redact_text(message), type_=type_, code=code or type_, param=param),
+        status=status,
+        dumps=lambda o: json.dumps(o, ensure_ascii=False),
+    )
+
+
+@web.middleware
+async def error_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+    try:
+        return await handler(request)
+    except RequestError as err:
+        return error_response(err.status, str(err), code=err.code, param=err.param)
+    except web.HTTPRequestEntityTooLarge as err:
+        return error_response(
+            413, f"request body too large: the limit is {err.max_size} bytes", code="request_too_large"
+        )
+    except web.HTTPException as err:
+        if err.status < 400:
+            raise
+        reason = err.text if err.text and not err.text.startswith(str(err.status)) else err.reason
+        return error_response(err.status, reason or "request failed")
+    except HomeAgentError as err:
+        log.warning("api.request.failed", path=request.path, error=str(err))
+        return error_response(500, str(err), code="internal_error")
+    except Exception:  # noqa: BLE001 - never a traceback to the client
+        log.exception("api.request.crashed", path=request.path)
+        return error_response(500, "internal server error", code="internal_error")
+
+
+def auth_middleware(token: str, open_paths: frozenset[str]) -> Callable[..., Any]:
+    expected = f"Bearer {token}".encode()
+
+    @web.middleware
+    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+        if token and request.path not in open_paths and request.method != "OPTIONS":
+            given = request.headers.get("Authorization", "").encode()
+            if not hmac.compare_digest(given, expected):
+                raise AuthError("missing or invalid API token: send 'Authorization: Bearer <token>'")
+        return await handler(request)
+
+    return middleware
+
+
+def cors_middleware(origins: tuple[str, ...]) -> Callable[..., Any]:
+    allowed = frozenset(origins)
+
+    @web.middleware
+    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+        origin = request.headers.get("Origin", "")
+        ok = origin and ("*" in allowed or origin in allowed)
+        if request.method == "OPTIONS" and ok:
+            response: web.StreamResponse = web.Response(status=204)
+        else:
+            response = await handler(request)
+        if ok and not response.prepared:
+            response.headers["Access-Control-Allow-Origin"] = origin
+            response.headers["Access-Control-Allow-Headers"] = "Authorization, Content-Type, Last-Event-ID"
+            response.headers["Access-Control-Allow-Methods"] = "GET, POST, DELETE, OPTIONS"
+            response.headers["Vary"] = "Origin"
+        return response
+
+    return middleware
+
+
+async def read_json(request: web.Request) -> dict[str, Any]:
+    """The request's JSON object body, or a 400 naming what is wrong with it."""
+    raw = await request.read()
+    if not raw.strip():
+        raise RequestError("request body is empty: expected a JSON object")
+    try:
+        body = json.loads(raw)
+    except UnicodeDecodeError as err:
+        raise RequestError("request body is not UTF-8 text") from err
+    except json.JSONDecodeError as err:
+        raise RequestError(
+            f"request body is not valid JSON: {err.msg} at line {err.lineno} column {err.colno}"
+        ) from err
+    if not isinstance(body, dict):
+        raise RequestError(f"request body must be a JSON object, got {type(body).__name__}")
+    return body

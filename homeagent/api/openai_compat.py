@@ -1,0 +1,216 @@
+"""The OpenAI-compatible surface: `GET /v1/models`, `POST /v1/chat/completions`.
+
+The agent is stateful and OpenAI clients are not: a request's last user message becomes
+the turn's interrupt, the agent's own memory supplies the history (earlier messages the
+client re-sends are not replayed), and the client's system messages are extra context for
+that turn only. Sampling parameters of the request are not applied: the one agent speaks
+with its configured settings.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from aiohttp import web
+
+from homeagent.agent.events import AnswerDelta, TurnDone, TurnFailed
+from homeagent.api.keys import APP
+from homeagent.errors import NotFoundError, RequestError
+from homeagent.io import ask
+
+AGENT_MODEL_ID = "homeagent"
+
+
+def _model_ids(request: web.Request) -> list[str]:
+    app = request.app[APP]
+    return list(dict.fromkeys([AGENT_MODEL_ID, app.provider.model]))
+
+
+async def list_models(request: web.Request) -> web.Response:
+    created = int(request.app[APP].health.started_at)
+    return web.json_response(
+        {
+            "object": "list",
+            "data": [
+                {"id": mid, "object": "model", "created": created, "owned_by": "homeagent"}
+                for mid in _model_ids(request)
+            ],
+        }
+    )
+
+
+def _text_of(content: Any, where: str) -> str:
+    if isinstance(content, str):
+        return content
+    if content is None:
+        return ""
+    if isinstance(content, list):
+        parts = []
+        for i, part in enumerate(content):
+            if not isinstance(part, dict) or "type" not in part:
+                raise RequestError(f"{where}[{i}]: expected a content part object with a type", param=where)
+            if part["type"] == "text":
+                if not isinstance(part.get("text"), str):
+                    raise RequestError(f"{where}[{i}].text: expected a string", param=where)
+                parts.append(part["text"])
+            else:
+                raise RequestError(
+                    f"{where}[{i}]: content parts of type {part['type']!r} are not supported; send text",
+                    param=where,
+                )
+        return "".join(parts)
+    raise RequestError(f"{where}: expected a string or a list of content parts", param=where)
+
+
+def parse_chat_request(body: dict[str, Any], known_models: list[str]) -> dict[str, Any]:
+    model = body.get("model")
+    if not isinstance(model, str) or not model:
+        raise RequestError("model: required, a string such as 'homeagent'", param="model")
+    if model not in known_models:
+        raise NotFoundError(
+            f"model {model!r} does not exist; GET /v1/models lists: {', '.join(known_models)}",
+            param="model",
+        )
+    messages = body.get("messages")
+    if not isinstance(messages, list) or not messages:
+        raise RequestError("messages: required, a non-empty list of message objects", param="messages")
+    system: list[str] = []
+    user_text: str | None = None
+    for i, message in enumerate(messages):
+        if not isinstance(message, dict):
+            raise RequestError(f"messages[{i}]: expected an object", param="messages")
+        role = message.get("role")
+        if role not in ("system", "developer", "user", "assistant", "tool"):
+            raise RequestError(
+                f"messages[{i}].role: expected system, developer, user, assistant or tool, got {role!r}",
+                param="messages",
+            )
+        text = _text_of(message.get("content"), f"messages[{i}].content")
+        if role in ("system", "developer") and text.strip():
+            system.append(text)
+        elif role == "user":
+            user_text = text
+    if user_text is None or not user_text.strip():
+        raise RequestError("messages: no user message with text to answer", param="messages")
+    if body.get("tools"):
+        raise RequestError(
+            "tools: client-side tools are not supported; HomeAgent runs its own tools",
+            param="tools",
+        )
+    stream = body.get("stream", False)
+    if not isinstance(stream, bool):
+        raise RequestError("stream: expected true or false", param="stream")
+    options = body.get("stream_options") or {}
+    if not isinstance(options, dict):
+        raise RequestError("stream_options: expected an object", param="stream_options")
+    user = body.get("user", "")
+    if not isinstance(user, str):
+        raise RequestError("user: expected a string", param="user")
+    return {
+        "model": model,
+        "text": user_text,
+        "context": "\n\n".join(system),
+        "stream": stream,
+        "include_usage": bool(options.get("include_usage", False)),
+        "user": user,
+    }
+
+
+def _usage(done: TurnDone) -> dict[str, int]:
+    return {
+        "prompt_tokens": done.prompt_tokens,
+        "completion_tokens": done.completion_tokens,
+        "total_tokens": done.prompt_tokens + done.completion_tokens,
+    }
+
+
+def _finish(done: TurnDone) -> str:
+    return "length" if done.finish_reason == "length" else "stop"
+
+
+async def chat_completions(request: web.Request) -> web.StreamResponse:
+    from homeagent.api.middleware import error_body, error_response, read_json
+
+    app = request.app[APP]
+    req = parse_chat_request(await read_json(request), _model_ids(request))
+    device = req["user"] or (request.remote or "")
+    await app.devices.touch("openai", device)
+    interrupt = await ask(app.inbox, req["text"], channel="openai", device_id=device, context=req["context"])
+    completion_id = "chatcmpl-" + interrupt.turn_id.removeprefix("turn_")
+    created = int(time.time())
+    finished = False
+    try:
+        if not req["stream"]:
+            async with interrupt.reply.events as events:
+                async for event in events:
+                    if isinstance(event, TurnFailed):
+                        finished = True
+                        return error_response(502, f"the model failed: {event.message}", code=event.kind)
+                    if isinstance(event, TurnDone):
+                        finished = True
+                        return web.json_response(
+                            {
+                                "id": completion_id,
+                                "object": "chat.completion",
+                                "created": created,
+                                "model": req["model"],
+                                "choices": [
+                                    {
+                                        "index": 0,
+                                        "message": {"role": "assistant", "content": event.text},
+                                        "finish_reason": _finish(event),
+                                    }
+                                ],
+                                "usage": _usage(event),
+                            },
+                            dumps=lambda o: json.dumps(o, ensure_ascii=False),
+                        )
+            return error_response(500, "the turn ended without an answer", code="internal_error")
+
+        response = web.StreamResponse(
+            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        )
+        await response.prepare(request)
+
+        def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
+            payload = {
+                "id": completion_id,
+                "object": "chat.completion.chunk",
+                "created": created,
+                "model": req["model"],
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+            }
+            if req["include_usage"]:
+                payload["usage"] = None
+            return b"data: " + json.dumps(payload, ensure_ascii=False).encode() + b"\n\n"
+
+        await response.write(chunk({"role": "assistant", "content": ""}))
+        async with interrupt.reply.events as events:
+            async for event in events:
+                if isinstance(event, AnswerDelta):
+                    await response.write(chunk({"content": event.text}))
+                elif isinstance(event, TurnFailed):
+                    finished = True
+                    body = error_body(f"the model failed: {event.message}", type_="server_error", code=event.kind)
+                    await response.write(b"data: " + json.dumps(body).encode() + b"\n\n")
+                elif isinstance(event, TurnDone):
+                    finished = True
+                    await response.write(chunk({}, _finish(event)))
+                    if req["include_usage"]:
+                        usage_chunk = {
+                            "id": completion_id,
+                            "object": "chat.completion.chunk",
+                            "created": created,
+                            "model": req["model"],
+                            "choices": [],
+                            "usage": _usage(event),
+                        }
+                        await response.write(b"data: " + json.dumps(usage_chunk).encode() + b"\n\n")
+        await response.write(b"data: [DONE]\n\n")
+        await response.write_eof()
+        return response
+    finally:
+        if not finished:
+            interrupt.reply.cancel()

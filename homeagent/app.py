@@ -1,0 +1,152 @@
+"""The composition root: the one place that knows every piece.
+
+`App` opens every resource in order (data dir, personality, database, provider, tools,
+agent) and closes them in reverse through one `AsyncExitStack`. `App.run()` owns the
+long-lived tasks in one task group: the agent's inbox consumer, the HTTP server and the
+systemd watchdog. Tests swap parts through constructor parameters, never `patch()`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import anyio
+
+from homeagent.agent.conversation import Conversation
+from homeagent.agent.core import Agent
+from homeagent.agent.personality import Personality
+from homeagent.agent.prompt import PromptBuilder
+from homeagent.clock import Clock, SystemClock
+from homeagent.config import Config
+from homeagent.errors import ConfigError, StartupError
+from homeagent.io import DeviceRegistry, Inbox
+from homeagent.llm.base import Provider
+from homeagent.llm.factory import build_provider
+from homeagent.log import get_logger
+from homeagent.store import MIGRATIONS, Database
+from homeagent.tools.builtin import builtin_tools
+from homeagent.tools.registry import ToolRegistry, ToolSpec
+
+log = get_logger("homeagent.app")
+
+
+@dataclass
+class Health:
+    started_at: float
+    serving: bool = False
+    port: int = 0
+
+
+def _clock_for(config: Config) -> Clock:
+    if not config.daemon.timezone:
+        return SystemClock()
+    try:
+        return SystemClock(ZoneInfo(config.daemon.timezone))
+    except (ZoneInfoNotFoundError, ValueError) as err:
+        raise ConfigError(
+            f"daemon.timezone: unknown timezone {config.daemon.timezone!r}; "
+            "use an IANA name such as Asia/Shanghai"
+        ) from err
+
+
+class App:
+    def __init__(
+        self,
+        config: Config,
+        *,
+        provider: Provider | None = None,
+        clock: Clock | None = None,
+        extra_tools: tuple[ToolSpec, ...] = (),
+    ):
+        self.config = config
+        self._provider_override = provider
+        self.clock = clock or _clock_for(config)
+        self._extra_tools = extra_tools
+        self._stack = contextlib.AsyncExitStack()
+        self.health = Health(started_at=time.time())
+        self.inbox = Inbox()
+
+    async def __aenter__(self) -> App:
+        try:
+            await self._open()
+        except BaseException:
+            await self._stack.aclose()
+            raise
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        with anyio.CancelScope(shield=True):
+            await self._stack.aclose()
+        log.info("app.closed")
+
+    async def _open(self) -> None:
+        cfg = self.config
+        data_dir = Path(cfg.data_dir)
+        self.personality = await anyio.to_thread.run_sync(self._prepare_files, data_dir)
+
+        self.db = await self._stack.enter_async_context(Database(data_dir / "homeagent.db", MIGRATIONS))
+
+        self.provider = self._provider_override or build_provider(cfg)
+        await self.provider.start()
+        self._stack.push_async_callback(self.provider.aclose)
+
+        self.tools = ToolRegistry(default_timeout=cfg.agent.tool_timeout)
+        for spec in (*builtin_tools(), *self._extra_tools):
+            self.tools.register(spec)
+
+        self.prompt = PromptBuilder(self.personality, self.tools)
+        await self.provider.prime(self.prompt.stable_prefix(self.provider.supports_tools))
+
+        self.conversation = Conversation(self.db)
+        self.devices = DeviceRegistry(self.db)
+        self.agent = Agent(
+            provider=self.provider,
+            registry=self.tools,
+            prompt=self.prompt,
+            conversation=self.conversation,
+            clock=self.clock,
+            config=cfg.agent,
+            temperature=cfg.llm.temperature,
+            max_tokens=cfg.llm.max_tokens,
+        )
+        log.info(
+            "app.opened",
+            data_dir=str(data_dir),
+            provider=self.provider.name,
+            model=self.provider.model,
+            tools=len(self.tools),
+        )
+
+    def _prepare_files(self, data_dir: Path) -> Personality:
+        try:
+            data_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise StartupError(f"data dir {data_dir} cannot be created: {err}") from err
+        return Personality.load(Path(self.config.agent.personality_file))
+
+    async def run(
+        self,
+        *,
+        http: bool = True,
+        on_ready: Callable[[], Awaitable[None] | None] | None = None,
+    ) -> None:
+        """Run the long-lived tasks until cancelled."""
+        from homeagent.api.server import serve_http
+        from homeagent.systemd import watchdog_loop
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(self.agent.run, self.inbox)
+            if http:
+                host, port = self.config.listen
+                await tg.start(serve_http, self, host, port)
+            self.health.serving = True
+            tg.start_soon(watchdog_loop)
+            if on_ready is not None:
+                result = on_ready()
+                if result is not None:
+                    await result

@@ -1,0 +1,279 @@
+"""The `homeagent` command line: serve, chat, doctor.
+
+Commands that print JSON print only JSON on stdout; logs always go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import anyio
+
+from homeagent import __version__
+from homeagent.config import Config, load_config
+from homeagent.errors import ConfigError, HomeAgentError
+from homeagent.log import configure_logging, get_logger
+
+log = get_logger("homeagent.cli")
+
+
+def _fail(message: str, code: int = 2) -> int:
+    print(f"homeagent: error: {message}", file=sys.stderr)
+    return code
+
+
+def _first_homeagent_error(exc: BaseException) -> HomeAgentError | None:
+    if isinstance(exc, HomeAgentError):
+        return exc
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            found = _first_homeagent_error(inner)
+            if found is not None:
+                return found
+    return None
+
+
+# -- serve ---------------------------------------------------------------------------------
+
+
+async def _serve(config: Config) -> int:
+    from homeagent.app import App
+    from homeagent.systemd import notify
+
+    stop = anyio.Event()
+
+    async def watch_signals() -> None:
+        # Lives outside the app's task group so a second signal is still heard while
+        # the app shuts down; that one exits at once.
+        with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+            async for signum in signals:
+                if stop.is_set():
+                    os._exit(128 + signum)
+                notify("STOPPING=1")
+                log.info("daemon.stopping", signal=signal.Signals(signum).name)
+                stop.set()
+
+    async with anyio.create_task_group() as outer:
+        outer.start_soon(watch_signals)
+        try:
+            async with App(config) as app, anyio.create_task_group() as tg:
+
+                async def ready() -> None:
+                    notify("READY=1")
+                    log.info("daemon.ready", listen=f"{config.listen[0]}:{app.health.port}", pid=os.getpid())
+
+                async def run_app() -> None:
+                    await app.run(on_ready=ready)
+
+                tg.start_soon(run_app)
+                await stop.wait()
+                tg.cancel_scope.cancel()
+        finally:
+            outer.cancel_scope.cancel()
+    log.info("daemon.stopped")
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    overrides: dict[str, dict[str, Any]] = {}
+    if args.listen:
+        overrides["daemon"] = {"listen_addr": args.listen}
+    config = load_config(args.config, overrides=overrides)
+    configure_logging(config.log.level, config.log.format)
+    try:
+        return anyio.run(_serve, config)
+    except BaseException as exc:  # noqa: BLE001 - start-up failures become one clear line
+        err = _first_homeagent_error(exc)
+        if err is None:
+            raise
+        return _fail(str(err))
+
+
+# -- chat ----------------------------------------------------------------------------------
+
+
+def _daemon_url(args: argparse.Namespace) -> tuple[str, str]:
+    token = args.token or os.environ.get("HOMEAGENT_API_TOKEN", "")
+    if args.url:
+        return args.url.rstrip("/"), token
+    try:
+        config = load_config(args.config)
+        host, port = config.listen
+        token = token or config.api.token
+    except ConfigError:
+        host, port = "127.0.0.1", 8080
+    if host in ("0.0.0.0", "::", ""):
+        host = "127.0.0.1"
+    host = f"[{host}]" if ":" in host else host
+    return f"http://{host}:{port}", token
+
+
+async def _chat_remote(url: str, token: str, texts: Sequence[str] | None) -> int:
+    import aiohttp
+
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    timeout = aiohttp.ClientTimeout(total=None, sock_connect=5)
+    async with aiohttp.ClientSession(headers=headers, timeout=timeout) as session:
+
+        async def one(text: str) -> int:
+            try:
+                async with session.post(f"{url}/api/chat", json={"message": text, "channel": "cli"}) as resp:
+                    if resp.status != 200:
+                        try:
+                            body = await resp.json(content_type=None)
+                            message = body["error"]["message"]
+                        except (ValueError, KeyError, TypeError, aiohttp.ContentTypeError):
+                            message = f"HTTP {resp.status}"
+                        return _fail(f"the daemon refused the message: {message}", 1)
+                    return await _print_sse(resp.content)
+            except aiohttp.ClientConnectorError:
+                return _fail(
+                    f"cannot reach the daemon at {url}; start it with `homeagent serve` "
+                    "(or `make run`), or use `homeagent chat --local`",
+                    1,
+                )
+
+        if texts is not None:
+            return await one(" ".join(texts))
+        code = 0
+        async for line in _stdin_lines():
+            if line.strip():
+                code = await one(line) or code
+        return code
+
+
+async def _print_sse(stream: Any) -> int:
+    event = ""
+    async for raw in stream:
+        line = raw.decode("utf-8").rstrip("\n")
+        if line.startswith("event: "):
+            event = line[7:]
+        elif line.startswith("data: "):
+            data = json.loads(line[6:])
+            if event == "text_delta":
+                sys.stdout.write(data["text"])
+                sys.stdout.flush()
+            elif event == "error":
+                sys.stdout.write("\n")
+                return _fail(data["message"], 1)
+            elif event == "done":
+                sys.stdout.write("\n")
+                sys.stdout.flush()
+                return 0
+    return _fail("the stream ended before the answer was complete", 1)
+
+
+async def _stdin_lines() -> Any:
+    while True:
+        line = await anyio.to_thread.run_sync(sys.stdin.readline)
+        if not line:
+            return
+        yield line.rstrip("\n")
+
+
+async def _chat_local(config: Config, texts: Sequence[str] | None) -> int:
+    from homeagent.agent.events import AnswerDelta, TurnDone, TurnFailed
+    from homeagent.app import App
+    from homeagent.io import ask
+
+    code = 0
+    async with App(config) as app, anyio.create_task_group() as tg:
+        tg.start_soon(app.agent.run, app.inbox)
+
+        async def one(text: str) -> int:
+            interrupt = await ask(app.inbox, text, channel="console", device_id="local")
+            async with interrupt.reply.events as events:
+                async for event in events:
+                    if isinstance(event, AnswerDelta):
+                        sys.stdout.write(event.text)
+                        sys.stdout.flush()
+                    elif isinstance(event, TurnDone):
+                        sys.stdout.write("\n")
+                    elif isinstance(event, TurnFailed):
+                        return _fail(event.message, 1)
+            return 0
+
+        if texts is not None:
+            code = await one(" ".join(texts))
+        else:
+            async for line in _stdin_lines():
+                if line.strip():
+                    code = await one(line) or code
+        tg.cancel_scope.cancel()
+    return code
+
+
+def cmd_chat(args: argparse.Namespace) -> int:
+    texts = args.text or None
+    if args.local:
+        config = load_config(args.config)
+        configure_logging(config.log.level if config.log.level != "info" else "warning", config.log.format)
+        return anyio.run(_chat_local, config, texts)
+    configure_logging("warning")
+    url, token = _daemon_url(args)
+    return anyio.run(_chat_remote, url, token, texts)
+
+
+# -- doctor --------------------------------------------------------------------------------
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from homeagent.doctor import run_checks
+
+    configure_logging("warning")
+    results = run_checks(args.config)
+    problems = [r for r in results if not r.ok]
+    if args.json:
+        print(json.dumps([r.as_dict() for r in results], ensure_ascii=False, indent=2))
+    else:
+        for r in results:
+            mark = "ok     " if r.ok else "PROBLEM"
+            print(f"[{mark}] {r.name}: {r.detail}")
+            if not r.ok and r.fix:
+                print(f"          fix: {r.fix}")
+        print(f"{len(problems)} problem(s) found" if problems else "all checks passed")
+    return 1 if problems else 0
+
+
+# -- entry point ---------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="homeagent", description="HomeAgent, the home assistant daemon.")
+    parser.add_argument("--version", action="version", version=f"homeagent {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="run the daemon")
+    serve.add_argument("--config", help="config file (default: $HOMEAGENT_CONFIG or config/homeagent.yaml)")
+    serve.add_argument("--listen", metavar="HOST:PORT", help="override daemon.listen_addr")
+    serve.set_defaults(func=cmd_serve)
+
+    chat = sub.add_parser("chat", help="talk to the agent (reads lines from stdin without TEXT)")
+    chat.add_argument("text", nargs="*", help="the message; omit to read one message per line from stdin")
+    chat.add_argument("--local", action="store_true", help="run the agent in-process instead of via the daemon")
+    chat.add_argument("--url", help="daemon URL (default: from the config's listen_addr)")
+    chat.add_argument("--token", help="API token (default: $HOMEAGENT_API_TOKEN or api.token)")
+    chat.add_argument("--config", help="config file")
+    chat.set_defaults(func=cmd_chat)
+
+    doctor = sub.add_parser("doctor", help="check config, data dir, database, model and port")
+    doctor.add_argument("--config", help="config file")
+    doctor.add_argument("--json", action="store_true", help="print the checks as JSON")
+    doctor.set_defaults(func=cmd_doctor)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except HomeAgentError as err:
+        return _fail(str(err))
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,331 @@
+"""Typed configuration: YAML file → frozen dataclasses, with `${VAR}` expansion.
+
+The config file is YAML. String values may reference environment variables as `${VAR}`
+(an unset variable is an error naming it) or `${VAR:-default}`. Unknown keys and values
+of the wrong type are rejected with the dotted key path and the expected type, so a typo
+never falls back silently to a default. Durations accept `15s`, `30m`, `1h`, `500ms` or a
+number of seconds. Relative paths are resolved against the directory of the config file.
+
+Overrides: `HOMEAGENT_CONFIG` names the config file, `HOMEAGENT_DATA_DIR` replaces
+`daemon.data_dir`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+
+from homeagent.errors import ConfigError
+
+DEFAULT_CONFIG_PATHS = (Path("config/homeagent.yaml"), Path("/etc/homeagent/homeagent.yaml"))
+
+
+class Duration(float):
+    """Seconds, parsed from `15s`, `30m`, `1h`, `500ms` or a bare number."""
+
+
+class PathValue(str):
+    """A filesystem path; relative values resolve against the config file's directory."""
+
+
+@dataclass(frozen=True)
+class DaemonConfig:
+    listen_addr: str = "127.0.0.1:8080"
+    data_dir: PathValue = PathValue("data")
+    heartbeat_interval: Duration = Duration(1800)
+    check_interval: Duration = Duration(30)
+    shutdown_timeout: Duration = Duration(8)
+    timezone: str = ""
+
+
+@dataclass(frozen=True)
+class LLMConfig:
+    provider: Literal["llama_cpp", "echo"] = "llama_cpp"
+    model: str = "smollm2-135m-instruct"
+    model_path: PathValue = PathValue("")
+    base_url: str = ""
+    api_key: str = ""
+    temperature: float = 0.7
+    top_p: float = 0.9
+    repeat_penalty: float = 1.1
+    max_tokens: int = 256
+    n_ctx: int = 4096
+    n_threads: int = 0
+    n_batch: int = 512
+    prefix_cache: bool = True
+    seed: int = -1
+
+
+@dataclass(frozen=True)
+class AgentConfig:
+    personality_file: PathValue = PathValue("../personal.md")
+    max_tool_rounds: int = 5
+    tool_timeout: Duration = Duration(10)
+    history_turns: int = 6
+    turn_timeout: Duration = Duration(120)
+
+
+@dataclass(frozen=True)
+class APIConfig:
+    token: str = ""
+    max_body_bytes: int = 1_048_576
+    cors_origins: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class KnowledgeConfig:
+    dir: PathValue = PathValue("../knowledge")
+
+
+@dataclass(frozen=True)
+class LogConfig:
+    level: Literal["debug", "info", "warning", "error"] = "info"
+    format: Literal["auto", "console", "json"] = "auto"
+
+
+@dataclass(frozen=True)
+class Config:
+    daemon: DaemonConfig = field(default_factory=DaemonConfig)
+    llm: LLMConfig = field(default_factory=LLMConfig)
+    agent: AgentConfig = field(default_factory=AgentConfig)
+    api: APIConfig = field(default_factory=APIConfig)
+    knowledge: KnowledgeConfig = field(default_factory=KnowledgeConfig)
+    log: LogConfig = field(default_factory=LogConfig)
+    source: PathValue = PathValue("")
+
+    @property
+    def data_dir(self) -> Path:
+        return Path(self.daemon.data_dir)
+
+    @property
+    def listen(self) -> tuple[str, int]:
+        return parse_listen(self.daemon.listen_addr, "daemon.listen_addr")
+
+
+_ENV_RE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-(.*?))?\}")
+_DURATION_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$")
+_UNITS = {"ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400, None: 1}
+
+
+def expand_env(text: str, path: str, env: typing.Mapping[str, str]) -> str:
+    def sub(match: re.Match[str]) -> str:
+        name, default = match.group(1), match.group(2)
+        if name in env:
+            return env[name]
+        if default is not None:
+            return default
+        raise ConfigError(
+            f"{path}: environment variable {name} is not set "
+            f"(set it, or write ${{{name}:-default}} to give a default)"
+        )
+
+    return _ENV_RE.sub(sub, text)
+
+
+def parse_duration(value: Any, path: str) -> Duration:
+    if isinstance(value, bool):
+        raise ConfigError(f"{path}: expected a duration such as 15s, 30m or 1h, got {value!r}")
+    if isinstance(value, int | float):
+        seconds = float(value)
+    else:
+        match = _DURATION_RE.match(str(value))
+        if not match:
+            raise ConfigError(
+                f"{path}: expected a duration such as 15s, 30m or 1h, got {value!r}"
+            )
+        seconds = float(match.group(1)) * _UNITS[match.group(2)]
+    if seconds < 0:
+        raise ConfigError(f"{path}: a duration cannot be negative, got {value!r}")
+    return Duration(seconds)
+
+
+def parse_listen(value: str, path: str) -> tuple[str, int]:
+    host, sep, port = value.rpartition(":")
+    if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ConfigError(f"{path}: expected HOST:PORT such as 127.0.0.1:8080, got {value!r}")
+    host = host.strip("[]") or "0.0.0.0"
+    return host, int(port)
+
+
+def _type_name(tp: Any) -> str:
+    origin = typing.get_origin(tp)
+    if origin is Literal:
+        return "one of " + ", ".join(repr(a) for a in typing.get_args(tp))
+    if tp is Duration:
+        return "a duration (15s, 30m, 1h)"
+    if tp is PathValue:
+        return "a path"
+    if origin is tuple:
+        return "a list of strings"
+    return {str: "a string", int: "an integer", float: "a number", bool: "true or false"}.get(
+        tp, getattr(tp, "__name__", str(tp))
+    )
+
+
+def _coerce(value: Any, tp: Any, path: str, ctx: _Ctx) -> Any:
+    origin = typing.get_origin(tp)
+    if dataclasses.is_dataclass(tp):
+        if value is None:
+            value = {}
+        if not isinstance(value, dict):
+            raise ConfigError(f"{path or 'config'}: expected a mapping of keys, got {value!r}")
+        return _build(tp, value, path, ctx)
+    if isinstance(value, str):
+        value = expand_env(value, path, ctx.env)
+    if tp is Duration:
+        return parse_duration(value, path)
+    if tp is PathValue:
+        if not isinstance(value, str):
+            raise ConfigError(f"{path}: expected a path, got {value!r}")
+        if value and not os.path.isabs(os.path.expanduser(value)):
+            return PathValue(os.path.normpath(ctx.base / value))
+        return PathValue(os.path.expanduser(value))
+    if origin is Literal:
+        if value not in typing.get_args(tp):
+            raise ConfigError(f"{path}: expected {_type_name(tp)}, got {value!r}")
+        return value
+    if origin is tuple:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"{path}: expected a list of strings, got {value!r}")
+        return tuple(expand_env(v, path, ctx.env) for v in value)
+    if tp is bool:
+        if not isinstance(value, bool):
+            raise ConfigError(f"{path}: expected true or false, got {value!r}")
+        return value
+    if tp is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ConfigError(f"{path}: expected an integer, got {value!r}")
+        return value
+    if tp is float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ConfigError(f"{path}: expected a number, got {value!r}")
+        return float(value)
+    if tp is str:
+        if not isinstance(value, str | int | float) or isinstance(value, bool):
+            raise ConfigError(f"{path}: expected a string, got {value!r}")
+        return str(value)
+    raise ConfigError(f"{path}: unsupported type {tp!r}")  # pragma: no cover - schema bug
+
+
+@dataclass
+class _Ctx:
+    base: Path
+    env: typing.Mapping[str, str]
+
+
+def _build(cls: Any, raw: dict[str, Any], prefix: str, ctx: _Ctx) -> Any:
+    hints = typing.get_type_hints(cls)
+    fields = {f.name: f for f in dataclasses.fields(cls) if f.name != "source"}
+    kwargs: dict[str, Any] = {}
+    for key, value in raw.items():
+        path = f"{prefix}.{key}" if prefix else str(key)
+        if key not in fields:
+            known = ", ".join(sorted(fields))
+            raise ConfigError(f"{path}: unknown key (known keys here: {known})")
+        kwargs[key] = _coerce(value, hints[key], path, ctx)
+    for name, f in fields.items():
+        if name in kwargs:
+            continue
+        tp = hints[name]
+        if dataclasses.is_dataclass(tp):
+            kwargs[name] = _build(tp, {}, f"{prefix}.{name}" if prefix else name, ctx)
+        elif tp is PathValue:
+            default = f.default
+            kwargs[name] = _coerce(str(default), tp, name, ctx) if default else default
+    return cls(**kwargs)
+
+
+def _validate(cfg: Config) -> None:
+    parse_listen(cfg.daemon.listen_addr, "daemon.listen_addr")
+    if not 1 <= cfg.agent.max_tool_rounds <= 20:
+        raise ConfigError("agent.max_tool_rounds: expected an integer from 1 to 20")
+    if cfg.llm.max_tokens < 1:
+        raise ConfigError("llm.max_tokens: expected a positive integer")
+    if cfg.llm.n_ctx < 256:
+        raise ConfigError("llm.n_ctx: expected at least 256")
+    if cfg.api.max_body_bytes < 1024:
+        raise ConfigError("api.max_body_bytes: expected at least 1024")
+    if not 0.0 <= cfg.llm.temperature <= 2.0:
+        raise ConfigError("llm.temperature: expected a number from 0 to 2")
+
+
+def load_config(
+    path: str | os.PathLike[str] | None = None,
+    *,
+    env: typing.Mapping[str, str] | None = None,
+    overrides: dict[str, dict[str, Any]] | None = None,
+) -> Config:
+    """Load and validate the config.
+
+    `path` wins over `HOMEAGENT_CONFIG`, which wins over the default locations. With no
+    file anywhere, built-in defaults apply with paths relative to the working directory.
+    `overrides` are raw values merged per section before validation (CLI flags).
+    """
+    env = os.environ if env is None else env
+    chosen: Path | None = None
+    if path is not None:
+        chosen = Path(path)
+    elif env.get("HOMEAGENT_CONFIG"):
+        chosen = Path(env["HOMEAGENT_CONFIG"])
+    else:
+        chosen = next((p for p in DEFAULT_CONFIG_PATHS if p.is_file()), None)
+
+    raw: dict[str, Any] = {}
+    base = Path.cwd()
+    if chosen is not None:
+        if not chosen.is_file():
+            raise ConfigError(f"config file {chosen} does not exist (check --config or HOMEAGENT_CONFIG)")
+        try:
+            loaded = yaml.safe_load(chosen.read_text(encoding="utf-8"))
+        except yaml.YAMLError as err:
+            raise ConfigError(f"config file {chosen} is not valid YAML: {err}") from err
+        except (OSError, UnicodeDecodeError) as err:
+            raise ConfigError(f"config file {chosen} cannot be read: {err}") from err
+        if loaded is not None and not isinstance(loaded, dict):
+            raise ConfigError(f"config file {chosen}: the top level must be a mapping of sections")
+        raw = loaded or {}
+        base = chosen.resolve().parent
+    else:
+        # Without a file the repo layout's defaults are relative to the working directory.
+        raw = {"agent": {"personality_file": "personal.md"}, "knowledge": {"dir": "knowledge"}}
+
+    for section, values in (overrides or {}).items():
+        current = raw.get(section)
+        if current is not None and not isinstance(current, dict):
+            raise ConfigError(f"{section}: expected a mapping of keys, got {current!r}")
+        raw[section] = {**(current or {}), **values}
+
+    ctx = _Ctx(base=base, env=env)
+    cfg: Config = _build(Config, raw, "", ctx)
+    if env.get("HOMEAGENT_DATA_DIR"):
+        daemon = dataclasses.replace(
+            cfg.daemon, data_dir=PathValue(os.path.abspath(env["HOMEAGENT_DATA_DIR"]))
+        )
+        cfg = dataclasses.replace(cfg, daemon=daemon)
+    cfg = dataclasses.replace(cfg, source=PathValue(str(chosen.resolve()) if chosen else ""))
+    _validate(cfg)
+    return cfg
+
+
+__all__ = [
+    "Config",
+    "DaemonConfig",
+    "LLMConfig",
+    "AgentConfig",
+    "APIConfig",
+    "LogConfig",
+    "KnowledgeConfig",
+    "Duration",
+    "load_config",
+    "parse_listen",
+    "parse_duration",
+    "expand_env",
+]
+

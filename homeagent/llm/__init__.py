@@ -1,0 +1,31 @@
+"""LLM providers behind one streaming protocol."""
+
+from homeagent.llm.base import (
+    ChatRequest,
+    Message,
+    Provider,
+    ProviderEvent,
+    ProviderStatus,
+    StreamDone,
+    StreamError,
+    TextDelta,
+    ToolCall,
+    ToolCallEvent,
+    ToolDef,
+    Usage,
+)
+
+__all__ = [
+    "ChatRequest",
+    "Message",
+    "Provider",
+    "ProviderEvent",
+    "ProviderStatus",
+    "StreamDone",
+    "StreamError",
+    "TextDelta",
+    "ToolCall",
+    "ToolCallEvent",
+    "ToolDef",
+    "Usage",
+]

@@ -1,0 +1,374 @@
+"""The local engine: llama.cpp through llama-cpp-python, streaming from a worker thread.
+
+A llama.cpp context is not thread-safe, so one generation runs at a time per loaded
+model (an anyio lock on the loop side, a threading lock on the worker side). Tokens
+stream back to the event loop as they are sampled; closing the stream sets a stop flag
+that the sampler checks after every token, so cancellation takes effect within one
+token.
+
+KV-cache reuse: llama-cpp-python re-evaluates only the part of a prompt that differs
+from the tokens already in the context, and HomeAgent's prompt puts its stable part
+(personality, tool catalog, examples) first. `prime()` evaluates that stable prefix once
+and saves the evaluated state in the data dir, keyed by the model and the exact prefix
+tokens, so a restart loads it instead of paying for the prefix again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import threading
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import anyio.from_thread
+import anyio.lowlevel
+import numpy as np
+
+from homeagent.errors import ModelError
+from homeagent.llm.base import (
+    ChatRequest,
+    Message,
+    ProviderEvent,
+    ProviderStatus,
+    StreamDone,
+    StreamError,
+    TextDelta,
+    Usage,
+)
+from homeagent.log import get_logger
+
+log = get_logger("homeagent.llm.llama_cpp")
+
+_STATE_MAGIC = b"HASTATE1"
+_PREFIX_MARK = "\u2063HOMEAGENT_PREFIX_END\u2063"
+
+
+class LlamaCppProvider:
+    name = "llama_cpp"
+    supports_tools = False
+    supports_grammar = True
+
+    def __init__(
+        self,
+        *,
+        model_path: Path,
+        model: str,
+        n_ctx: int = 4096,
+        n_threads: int = 0,
+        n_batch: int = 512,
+        temperature: float = 0.7,
+        top_p: float = 0.9,
+        repeat_penalty: float = 1.1,
+        max_tokens: int = 512,
+        seed: int = -1,
+        state_dir: Path | None = None,
+    ):
+        self.model = model
+        self.model_path = Path(model_path)
+        self._n_ctx = n_ctx
+        self._n_threads = n_threads or max(1, os.cpu_count() or 1)
+        self._n_batch = n_batch
+        self._temperature = temperature
+        self._top_p = top_p
+        self._repeat_penalty = repeat_penalty
+        self._max_tokens = max_tokens
+        self._seed = seed
+        self._state_dir = state_dir
+        self._llm: Any = None
+        self._template: Any = None
+        self._eos = self._bos = ""
+        self._lock = anyio.Lock()
+        self._thread_lock = threading.Lock()
+        self._state = "loading"
+        self._detail = ""
+        self.prefix_tokens = 0
+        self.prefix_source = "none"  # none | evaluated | restored
+
+    # -- lifecycle ----------------------------------------------------------------------
+
+    async def start(self) -> None:
+        await anyio.to_thread.run_sync(self._load)
+
+    def _load(self) -> None:
+        if not self.model_path.is_file():
+            self._state, self._detail = "error", f"model file {self.model_path} missing"
+            raise ModelError(f"model file {self.model_path} does not exist")
+        from llama_cpp import Llama
+
+        started = time.monotonic()
+        try:
+            llm = Llama(
+                model_path=str(self.model_path),
+                n_ctx=self._n_ctx,
+                n_threads=self._n_threads,
+                n_threads_batch=self._n_threads,
+                n_batch=self._n_batch,
+                seed=self._seed if self._seed >= 0 else 0xFFFFFFFF,
+                verbose=False,
+            )
+        except (ValueError, RuntimeError, OSError) as err:
+            self._state, self._detail = "error", str(err)
+            raise ModelError(f"model file {self.model_path} cannot be loaded: {err}") from err
+        template = llm.metadata.get("tokenizer.chat_template")
+        if not template:
+            self._state, self._detail = "error", "no chat template"
+            raise ModelError(f"model {self.model_path} has no chat template in its metadata")
+        vocab = llm._model
+        self._eos = vocab.token_get_text(llm.token_eos())
+        self._bos = vocab.token_get_text(llm.token_bos())
+        self._template = _compile_template(template)
+        self._llm = llm
+        self._state = "ready"
+        log.info(
+            "llm.model.loaded",
+            model=self.model,
+            path=str(self.model_path),
+            n_ctx=self._n_ctx,
+            n_threads=self._n_threads,
+            duration_ms=round((time.monotonic() - started) * 1000, 1),
+        )
+
+    async def aclose(self) -> None:
+        async with self._lock:
+            llm, self._llm = self._llm, None
+            if llm is not None:
+                await anyio.to_thread.run_sync(llm.close)
+            self._state = "loading"
+
+    def status(self) -> ProviderStatus:
+        return ProviderStatus(
+            self.name,
+            self.model,
+            self._state,  # type: ignore[arg-type]
+            self._detail,
+            {
+                "path": str(self.model_path),
+                "n_ctx": self._n_ctx,
+                "n_threads": self._n_threads,
+                "prefix_tokens": self.prefix_tokens,
+                "prefix_source": self.prefix_source,
+            },
+        )
+
+    # -- prompt rendering ---------------------------------------------------------------
+
+    def render(self, messages: tuple[Message, ...] | list[Message], generation: bool = True) -> tuple[str, list[str]]:
+        """The prompt text through the model's own chat template, and its stop strings."""
+        prompt = self._template.render(
+            messages=[{"role": m.role, "content": m.content} for m in messages],
+            add_generation_prompt=generation,
+            eos_token=self._eos,
+            bos_token=self._bos,
+        )
+        return prompt, [self._eos] if self._eos else []
+
+    def _tokenize(self, text: str) -> list[int]:
+        return self._llm.tokenize(text.encode("utf-8"), special=True)
+
+    # -- the stable prefix --------------------------------------------------------------
+
+    async def prime(self, stable_prefix: str) -> None:
+        """Evaluate (or restore) the state of the prompt's stable prefix."""
+        if self._llm is None or not stable_prefix:
+            return
+        async with self._lock:
+            await anyio.to_thread.run_sync(self._prime_sync, stable_prefix)
+
+    def _prime_sync(self, stable_prefix: str) -> None:
+        rendered, _ = self.render([Message("system", stable_prefix + _PREFIX_MARK)], generation=False)
+        cut = rendered.find(_PREFIX_MARK)
+        if cut < 0:
+            return
+        tokens = self._tokenize(rendered[:cut])
+        llm = self._llm
+        started = time.monotonic()
+        key = self._state_key(tokens)
+        path = self._state_dir / f"prefix-{key}.bin" if self._state_dir else None
+        with self._thread_lock:
+            if path is not None and path.is_file():
+                try:
+                    self._restore(path, tokens)
+                    self.prefix_tokens, self.prefix_source = len(tokens), "restored"
+                    log.info(
+                        "llm.prefix_state.restored",
+                        tokens=len(tokens),
+                        duration_ms=round((time.monotonic() - started) * 1000, 1),
+                    )
+                    return
+                except (OSError, ValueError, RuntimeError) as err:
+                    log.warning("llm.prefix_state.unusable", path=str(path), error=str(err))
+                    path.unlink(missing_ok=True)
+            llm.reset()
+            llm.eval(tokens)
+            self.prefix_tokens, self.prefix_source = len(tokens), "evaluated"
+            evaluated_ms = round((time.monotonic() - started) * 1000, 1)
+            if path is not None:
+                try:
+                    self._save(path, llm.save_state())
+                except OSError as err:
+                    log.warning("llm.prefix_state.save_failed", path=str(path), error=str(err))
+            log.info("llm.prefix_state.evaluated", tokens=len(tokens), duration_ms=evaluated_ms)
+
+    def _state_key(self, tokens: list[int]) -> str:
+        stat = self.model_path.stat()
+        h = hashlib.sha256()
+        h.update(f"{self.model_path.resolve()}|{stat.st_size}|{int(stat.st_mtime)}|{self._n_ctx}|{self._n_batch}".encode())
+        h.update(np.asarray(tokens, dtype=np.int32).tobytes())
+        return h.hexdigest()[:32]
+
+    def _save(self, path: Path, state: Any) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        header = json.dumps({"n_tokens": int(state.n_tokens), "size": int(state.llama_state_size)}).encode()
+        ids = np.asarray(state.input_ids[: state.n_tokens], dtype=np.int32).tobytes()
+        tmp = path.with_suffix(".tmp")
+        with open(tmp, "wb") as fh:
+            fh.write(_STATE_MAGIC + len(header).to_bytes(4, "little") + header + ids + state.llama_state)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+        for stale in path.parent.glob("prefix-*.bin"):
+            if stale != path:
+                stale.unlink(missing_ok=True)
+
+    def _restore(self, path: Path, tokens: list[int]) -> None:
+        from llama_cpp.llama import LlamaState
+
+        blob = path.read_bytes()
+        if not blob.startswith(_STATE_MAGIC):
+            raise ValueError("not a HomeAgent prefix state file")
+        hlen = int.from_bytes(blob[8:12], "little")
+        header = json.loads(blob[12 : 12 + hlen])
+        n = int(header["n_tokens"])
+        ids_end = 12 + hlen + 4 * n
+        ids = np.frombuffer(blob[12 + hlen : ids_end], dtype=np.int32)
+        if ids.tolist() != tokens:
+            raise ValueError("state does not match the prefix tokens")
+        state_bytes = blob[ids_end:]
+        if len(state_bytes) != int(header["size"]):
+            raise ValueError("state file is truncated")
+        llm = self._llm
+        input_ids = np.zeros(self._n_ctx, dtype=np.intc)
+        input_ids[:n] = ids
+        llm.load_state(
+            LlamaState(
+                input_ids=input_ids,
+                scores=np.zeros((1, llm.n_vocab()), dtype=np.single),
+                n_tokens=n,
+                llama_state=state_bytes,
+                llama_state_size=len(state_bytes),
+                seed=llm._seed,
+            )
+        )
+
+    # -- generation ---------------------------------------------------------------------
+
+    async def stream(self, request: ChatRequest) -> AsyncIterator[ProviderEvent]:
+        if self._llm is None:
+            yield StreamError("the local model is not loaded", retryable=True, kind="not_loaded")
+            return
+        prompt, stop = self.render(request.messages)
+        send, receive = anyio.create_memory_object_stream[ProviderEvent](float("inf"))
+        halt = threading.Event()
+        token = anyio.lowlevel.current_token()
+        max_tokens = request.max_tokens or self._max_tokens
+        temperature = self._temperature if request.temperature is None else request.temperature
+        stop_strings = list(dict.fromkeys([*stop, *request.stop]))
+        async with self._lock:
+            worker = threading.Thread(
+                target=self._generate_sync,
+                args=(prompt, stop_strings, max_tokens, temperature, halt, send, token),
+                name="llama-generate",
+                daemon=True,
+            )
+            worker.start()
+            try:
+                async with receive:
+                    async for event in receive:
+                        yield event
+            finally:
+                halt.set()
+                with anyio.CancelScope(shield=True):
+                    await anyio.to_thread.run_sync(worker.join)
+
+    def _generate_sync(self, prompt, stop, max_tokens, temperature, halt, send, token) -> None:
+        def put(event: ProviderEvent) -> bool:
+            try:
+                anyio.from_thread.run_sync(send.send_nowait, event, token=token)
+                return True
+            except (anyio.BrokenResourceError, anyio.ClosedResourceError, RuntimeError):
+                halt.set()
+                return False
+
+        from llama_cpp import StoppingCriteriaList
+
+        generated = 0
+
+        def should_stop(_ids: Any, _logits: Any) -> bool:
+            nonlocal generated
+            generated += 1
+            return halt.is_set()
+
+        llm = self._llm
+        try:
+            with self._thread_lock:
+                tokens = self._tokenize(prompt)
+                room = self._n_ctx - len(tokens)
+                if room < 16:
+                    put(StreamError(
+                        f"prompt of {len(tokens)} tokens does not fit the context of {self._n_ctx}",
+                        kind="context_overflow",
+                    ))
+                    return
+                cached = 0
+                for a, b in zip(llm._input_ids.tolist(), tokens, strict=False):
+                    if a != b:
+                        break
+                    cached += 1
+                finish = "stop"
+                for chunk in llm.create_completion(
+                    tokens,
+                    stream=True,
+                    max_tokens=min(max_tokens, room),
+                    temperature=temperature,
+                    top_p=self._top_p,
+                    repeat_penalty=self._repeat_penalty,
+                    stop=stop,
+                    seed=self._seed if self._seed >= 0 else None,
+                    stopping_criteria=StoppingCriteriaList([should_stop]),
+                ):
+                    choice = chunk["choices"][0]
+                    if choice["text"] and not put(TextDelta(choice["text"])):
+                        break
+                    if choice.get("finish_reason") == "length":
+                        finish = "length"
+                    if halt.is_set():
+                        finish = "cancelled"
+                        break
+            put(Usage(prompt_tokens=len(tokens), completion_tokens=generated, cached_tokens=cached))
+            put(StreamDone(finish))  # type: ignore[arg-type]
+        except Exception as err:  # noqa: BLE001 - reported to the agent as a stream error
+            log.exception("llm.generate.failed")
+            put(StreamError(f"local generation failed: {type(err).__name__}: {err}", kind="engine_error"))
+        finally:
+            try:
+                anyio.from_thread.run_sync(send.close, token=token)
+            except RuntimeError:
+                pass
+
+
+def _compile_template(source: str) -> Any:
+    """The GGUF's chat template in a sandboxed Jinja environment, as llama.cpp servers do."""
+    from jinja2 import BaseLoader
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    def raise_exception(message: str) -> None:
+        raise ValueError(f"chat template error: {message}")
+
+    env = ImmutableSandboxedEnvironment(loader=BaseLoader(), trim_blocks=True, lstrip_blocks=True)
+    env.globals["raise_exception"] = raise_exception
+    return env.from_string(source)

@@ -1,0 +1,183 @@
+"""The SQLite connection owner.
+
+One database file in the data dir, in WAL mode with a busy timeout. Writes are
+serialized through one connection guarded by a lock and run in a worker thread, so the
+event loop never blocks on disk; reads use a connection per worker thread and run
+concurrently with the writer (WAL). `synchronous=FULL` makes every committed write survive
+power loss and `kill -9`.
+
+Migrations are an ordered list of named functions recorded in `schema_migrations`; the
+highest applied version is mirrored into `PRAGMA user_version`. A database whose version
+is newer than this code knows is refused instead of being silently misread.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import anyio
+
+from homeagent.errors import SchemaVersionError, StartupError
+from homeagent.log import get_logger
+
+T = TypeVar("T")
+log = get_logger("homeagent.store")
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    apply: Callable[[sqlite3.Connection], None]
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, timeout=10.0, isolation_level=None, check_same_thread=False)
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA busy_timeout = 10000")
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute("PRAGMA synchronous = FULL")
+    return conn
+
+
+class Database:
+    """Async facade over one SQLite file. Use as an async context manager."""
+
+    def __init__(self, path: Path, migrations: Sequence[Migration]):
+        self.path = Path(path)
+        self._migrations = sorted(migrations, key=lambda m: m.version)
+        self._write_lock = threading.Lock()
+        self._writer: sqlite3.Connection | None = None
+        self._readers = threading.local()
+        self._reader_conns: list[sqlite3.Connection] = []
+        self._reader_lock = threading.Lock()
+
+    @property
+    def schema_version(self) -> int:
+        return max((m.version for m in self._migrations), default=0)
+
+    async def __aenter__(self) -> Database:
+        await anyio.to_thread.run_sync(self.open)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await anyio.to_thread.run_sync(self.close)
+
+    def open(self) -> None:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._writer = _connect(self.path)
+            mode = self._writer.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        except sqlite3.DatabaseError as err:
+            raise StartupError(
+                f"database {self.path} cannot be opened: {err} "
+                "(check the file and the permissions of the data dir)"
+            ) from err
+        except OSError as err:
+            raise StartupError(f"data dir {self.path.parent} is not usable: {err}") from err
+        if str(mode).lower() != "wal":
+            log.warning("store.wal_unavailable", path=str(self.path), journal_mode=mode)
+        self._migrate()
+
+    def close(self) -> None:
+        with self._reader_lock:
+            for conn in self._reader_conns:
+                conn.close()
+            self._reader_conns.clear()
+        if self._writer is not None:
+            with self._write_lock:
+                self._writer.close()
+                self._writer = None
+
+    def _migrate(self) -> None:
+        assert self._writer is not None
+        conn = self._writer
+        current = conn.execute("PRAGMA user_version").fetchone()[0]
+        if current > self.schema_version:
+            raise SchemaVersionError(
+                f"database {self.path} has schema version {current}, newer than this "
+                f"HomeAgent understands ({self.schema_version}); upgrade HomeAgent or "
+                "restore a backup made by this version"
+            )
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations ("
+            " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
+        )
+        for migration in self._migrations:
+            if migration.version <= current:
+                continue
+            started = time.monotonic()
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                migration.apply(conn)
+                conn.execute(
+                    "INSERT INTO schema_migrations(version, name, applied_at) VALUES (?, ?, ?)",
+                    (migration.version, migration.name, time.time()),
+                )
+                conn.execute(f"PRAGMA user_version = {int(migration.version)}")
+                conn.execute("COMMIT")
+            except Exception:
+                conn.execute("ROLLBACK")
+                raise
+            log.info(
+                "store.migration.applied",
+                version=migration.version,
+                migration=migration.name,
+                duration_ms=round((time.monotonic() - started) * 1000, 1),
+            )
+
+    # -- sync API, for worker threads ---------------------------------------------------
+
+    def write_sync(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run `fn` inside one IMMEDIATE transaction on the writer connection."""
+        if self._writer is None:
+            raise StartupError("database is not open")
+        with self._write_lock:
+            conn = self._writer
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                result = fn(conn)
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+            return result
+
+    def read_sync(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        conn = getattr(self._readers, "conn", None)
+        if conn is None:
+            conn = _connect(self.path)
+            conn.execute("PRAGMA query_only = ON")
+            self._readers.conn = conn
+            with self._reader_lock:
+                self._reader_conns.append(conn)
+        return fn(conn)
+
+    # -- async API ----------------------------------------------------------------------
+
+    async def write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        return await anyio.to_thread.run_sync(self.write_sync, fn)
+
+    async def read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        return await anyio.to_thread.run_sync(self.read_sync, fn)
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one write statement; returns lastrowid."""
+        return await self.write(lambda c: c.execute(sql, params).lastrowid or 0)
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        return await self.read(lambda c: c.execute(sql, params).fetchall())
+
+    async def check(self) -> str:
+        """Health probe: 'ok' or a short description of the problem."""
+        try:
+            row = await self.read(lambda c: c.execute("PRAGMA quick_check").fetchone())
+        except sqlite3.Error as err:
+            return f"error: {err}"
+        return "ok" if row and row[0] == "ok" else f"error: {row[0] if row else 'no answer'}"

@@ -1,0 +1,170 @@
+"""The tool registry: one object built by the composition root.
+
+A `ToolSpec` has a name, a description, a JSON Schema for its arguments, a permission
+class and an async executor taking a `ToolContext` and the validated arguments. The
+registry validates arguments before any executor runs and turns every failure (bad JSON,
+schema violation, exception, timeout, unknown tool) into a `ToolResult` the model can
+read, so a failing tool never ends the turn.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+import anyio
+import jsonschema
+
+from homeagent.errors import ToolError, ToolValidationError
+from homeagent.llm.base import ToolCall, ToolDef
+from homeagent.log import get_logger
+
+log = get_logger("homeagent.tools")
+
+_NAME_RE = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+
+
+class Permission(StrEnum):
+    READ = "read"
+    WRITE = "write"
+    DELETE = "delete"
+    NETWORK = "network"
+    SECRETS = "secrets"
+
+
+@dataclass(frozen=True)
+class ToolContext:
+    """What an executor may know about the turn that called it."""
+
+    turn_id: str
+    channel: str
+    device_id: str = ""
+    now: Callable[[], datetime] = datetime.now
+
+
+Executor = Callable[[ToolContext, dict[str, Any]], Awaitable[Any]]
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    description: str
+    parameters: Mapping[str, Any]
+    executor: Executor
+    permission: Permission = Permission.READ
+    timeout: float | None = None  # None: the registry's default
+    examples: tuple[str, ...] = ()
+
+    def to_def(self) -> ToolDef:
+        return ToolDef(self.name, self.description, self.parameters)
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    call_id: str
+    name: str
+    ok: bool
+    content: str  # what the model reads
+    duration_ms: float = 0.0
+    data: Any = field(default=None, compare=False)
+
+
+class ToolRegistry:
+    def __init__(self, default_timeout: float = 10.0):
+        self.default_timeout = default_timeout
+        self._tools: dict[str, ToolSpec] = {}
+        self._validators: dict[str, jsonschema.protocols.Validator] = {}
+
+    def register(self, spec: ToolSpec) -> Callable[[], None]:
+        """Add a tool; returns a callable that removes it again."""
+        if not _NAME_RE.match(spec.name):
+            raise ValueError(f"tool name {spec.name!r} must match {_NAME_RE.pattern}")
+        if spec.name in self._tools:
+            raise ValueError(f"tool {spec.name!r} is already registered")
+        schema = dict(spec.parameters)
+        jsonschema.Draft202012Validator.check_schema(schema)
+        self._validators[spec.name] = jsonschema.Draft202012Validator(schema)
+        self._tools[spec.name] = spec
+
+        def unregister() -> None:
+            self._tools.pop(spec.name, None)
+            self._validators.pop(spec.name, None)
+
+        return unregister
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._tools
+
+    def __iter__(self) -> Iterator[ToolSpec]:
+        return iter(self._tools.values())
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+    def get(self, name: str) -> ToolSpec | None:
+        return self._tools.get(name)
+
+    def definitions(self) -> tuple[ToolDef, ...]:
+        return tuple(spec.to_def() for spec in self._tools.values())
+
+    def validate(self, name: str, arguments: Any) -> dict[str, Any]:
+        """Return the arguments if they fit the tool's schema, else raise with every problem."""
+        if name not in self._tools:
+            known = ", ".join(sorted(self._tools)) or "none"
+            raise ToolValidationError(f"unknown tool {name!r}; available tools: {known}")
+        if not isinstance(arguments, dict):
+            raise ToolValidationError(
+                f"arguments for {name} must be a JSON object, got {type(arguments).__name__}"
+            )
+        errors = sorted(self._validators[name].iter_errors(arguments), key=lambda e: list(e.path))
+        if errors:
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in e.path) or '(arguments)'}: {e.message}" for e in errors
+            )
+            raise ToolValidationError(f"invalid arguments for {name}: {problems}")
+        return arguments
+
+    async def execute(self, call: ToolCall, ctx: ToolContext) -> ToolResult:
+        """Validate and run one call; every failure becomes a readable error result."""
+        started = time.monotonic()
+
+        def done(ok: bool, content: str, data: Any = None) -> ToolResult:
+            duration = round((time.monotonic() - started) * 1000, 2)
+            log.info(
+                "tool.call.finished",
+                tool=call.name,
+                ok=ok,
+                duration_ms=duration,
+                turn_id=ctx.turn_id,
+            )
+            return ToolResult(call.id, call.name, ok, content, duration, data)
+
+        try:
+            raw = call.parsed_arguments()
+        except json.JSONDecodeError as err:
+            return done(False, f"error: arguments for {call.name} are not valid JSON ({err.msg})")
+        try:
+            args = self.validate(call.name, raw)
+        except ToolValidationError as err:
+            return done(False, f"error: {err}")
+        spec = self._tools[call.name]
+        timeout = spec.timeout if spec.timeout is not None else self.default_timeout
+        try:
+            with anyio.fail_after(timeout):
+                value = await spec.executor(ctx, args)
+        except TimeoutError:
+            return done(False, f"error: {call.name} did not finish within {timeout:g} s")
+        except ToolError as err:
+            return done(False, f"error: {err}")
+        except Exception as err:  # noqa: BLE001 - a tool's failure is reported to the model
+            log.warning("tool.call.crashed", tool=call.name, error=repr(err), turn_id=ctx.turn_id)
+            return done(False, f"error: {call.name} failed: {type(err).__name__}: {err}")
+        if isinstance(value, str):
+            return done(True, value, value)
+        return done(True, json.dumps(value, ensure_ascii=False, default=str), value)
