@@ -9,6 +9,7 @@ from typing import Any
 
 from aiohttp import web
 
+from homeagent.api.keys import APP
 from homeagent.errors import AuthError, HomeAgentError, RequestError
 from homeagent.log import get_logger, redact_text
 
@@ -47,9 +48,10 @@ async def error_middleware(request: web.Request, handler: Handler) -> web.Stream
         return await handler(request)
     except RequestError as err:
         return error_response(err.status, str(err), code=err.code, param=err.param)
-    except web.HTTPRequestEntityTooLarge as err:
+    except web.HTTPRequestEntityTooLarge:
+        limit = request.app[APP].config.api.max_body_bytes
         return error_response(
-            413, f"request body too large: the limit is {err.max_size} bytes", code="request_too_large"
+            413, f"request body too large: the limit is {limit} bytes", code="request_too_large"
         )
     except web.HTTPException as err:
         if err.status < 400:
