@@ -13,6 +13,7 @@ Overrides: `HOMEAGENT_CONFIG` names the config file, `HOMEAGENT_DATA_DIR` replac
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import re
 import typing
@@ -110,7 +111,7 @@ class Config:
 
 
 _ENV_RE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-(.*?))?\}")
-_DURATION_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$")
+_DURATION_RE = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*(ms|s|m|h|d)?\s*$")
 _UNITS = {"ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400, None: 1}
 
 
@@ -141,6 +142,8 @@ def parse_duration(value: Any, path: str) -> Duration:
                 f"{path}: expected a duration such as 15s, 30m or 1h, got {value!r}"
             )
         seconds = float(match.group(1)) * _UNITS[match.group(2)]
+    if not math.isfinite(seconds):
+        raise ConfigError(f"{path}: expected a finite duration such as 15s, got {value!r}")
     if seconds < 0:
         raise ConfigError(f"{path}: a duration cannot be negative, got {value!r}")
     return Duration(seconds)
@@ -178,7 +181,16 @@ def _coerce(value: Any, tp: Any, path: str, ctx: _Ctx) -> Any:
             raise ConfigError(f"{path or 'config'}: expected a mapping of keys, got {value!r}")
         return _build(tp, value, path, ctx)
     if isinstance(value, str):
-        value = expand_env(value, path, ctx.env)
+        expanded = expand_env(value, path, ctx.env)
+        if expanded != value and tp in (int, float, bool):
+            # `max_tokens: ${MAX_TOKENS:-256}`: a substituted value is read as a YAML
+            # scalar, so numbers and booleans can come from the environment too.
+            try:
+                value = yaml.safe_load(expanded) if expanded.strip() else expanded
+            except yaml.YAMLError:
+                value = expanded
+        else:
+            value = expanded
     if tp is Duration:
         return parse_duration(value, path)
     if tp is PathValue:

@@ -24,6 +24,9 @@ _SECRET_KEY_RE = re.compile(
     r"|credentials?|cookie|bearer)$",
     re.I,
 )
+_AUTH_HEADER_RE = re.compile(
+    r"(?i)(authorization[\"']?\s*[=:]\s*[\"']?)(?:(?:basic|bearer|token|digest)\s+)?[^\s,;&\"']+"
+)
 _SECRET_VALUE_RES = (
     re.compile(r"(?i)\b(bearer)\s+[A-Za-z0-9._~+/=-]{4,}"),
     re.compile(r"\bsk-[A-Za-z0-9_-]{8,}"),
@@ -33,6 +36,8 @@ _SECRET_VALUE_RES = (
 
 def redact_text(text: str) -> str:
     """Mask secrets that appear inside free text (error messages, URLs, headers)."""
+    # Any Authorization header value, whatever its scheme (Basic credentials too).
+    text = _AUTH_HEADER_RE.sub(lambda m: f"{m.group(1)}{REDACTED}", text)
     text = _SECRET_VALUE_RES[0].sub(lambda m: f"{m.group(1)} {REDACTED}", text)
     text = _SECRET_VALUE_RES[1].sub(REDACTED, text)
     return _SECRET_VALUE_RES[2].sub(lambda m: f"{m.group(1)}{REDACTED}", text)
@@ -72,10 +77,11 @@ def configure_logging(
         structlog.contextvars.merge_contextvars,
         structlog.processors.add_log_level,
         structlog.processors.TimeStamper(fmt="iso", utc=True),
-        redact_secrets,
     ]
+    # Redaction runs after format_exc_info so a secret inside an exception message or
+    # traceback (an upstream error quoting a header) is masked too.
     structlog.configure(
-        processors=[*shared, structlog.processors.format_exc_info, renderer],
+        processors=[*shared, structlog.processors.format_exc_info, redact_secrets, renderer],
         wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelName(level.upper())),
         logger_factory=structlog.PrintLoggerFactory(file=stream),
         cache_logger_on_first_use=False,
@@ -87,6 +93,7 @@ def configure_logging(
             processors=[
                 structlog.stdlib.ProcessorFormatter.remove_processors_meta,
                 structlog.processors.format_exc_info,
+                redact_secrets,
                 renderer,
             ],
             foreign_pre_chain=[*shared[1:], structlog.stdlib.add_logger_name],

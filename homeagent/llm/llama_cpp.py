@@ -346,9 +346,15 @@ class LlamaCppProvider:
                         break
                     if choice.get("finish_reason") == "length":
                         finish = "length"
+                    elif choice.get("finish_reason") == "stop":
+                        # The end-of-generation token was sampled but is not output.
+                        generated = max(0, generated - 1)
                     if halt.is_set():
                         finish = "cancelled"
                         break
+            # llama-cpp-python consults the stopping criteria once per sampled token and
+            # once more after its loop; the end-of-generation token is sampled, not output.
+            generated = max(0, generated - 1)
             put(Usage(prompt_tokens=len(tokens), completion_tokens=generated, cached_tokens=cached))
             put(StreamDone(finish))  # type: ignore[arg-type]
         except Exception as err:  # noqa: BLE001 - reported to the agent as a stream error

@@ -52,10 +52,14 @@ class Database:
     def __init__(self, path: Path, migrations: Sequence[Migration]):
         self.path = Path(path)
         self._migrations = sorted(migrations, key=lambda m: m.version)
+        versions = [m.version for m in self._migrations]
+        if len(set(versions)) != len(versions) or any(v < 1 for v in versions):
+            raise ValueError(f"migration versions must be unique positive integers: {versions}")
         self._write_lock = threading.Lock()
         self._writer: sqlite3.Connection | None = None
-        self._readers = threading.local()
-        self._reader_conns: list[sqlite3.Connection] = []
+        # Reader connections by the worker thread that owns them; anyio retires idle
+        # worker threads, so connections of dead threads are closed as new ones open.
+        self._reader_conns: dict[threading.Thread, sqlite3.Connection] = {}
         self._reader_lock = threading.Lock()
 
     @property
@@ -83,11 +87,17 @@ class Database:
             raise StartupError(f"data dir {self.path.parent} is not usable: {err}") from err
         if str(mode).lower() != "wal":
             log.warning("store.wal_unavailable", path=str(self.path), journal_mode=mode)
-        self._migrate()
+        try:
+            self._migrate()
+        except BaseException:
+            # __aexit__ does not run when __aenter__ fails: do not leak the connection.
+            self._writer.close()
+            self._writer = None
+            raise
 
     def close(self) -> None:
         with self._reader_lock:
-            for conn in self._reader_conns:
+            for conn in self._reader_conns.values():
                 conn.close()
             self._reader_conns.clear()
         if self._writer is not None:
@@ -122,9 +132,13 @@ class Database:
                 )
                 conn.execute(f"PRAGMA user_version = {int(migration.version)}")
                 conn.execute("COMMIT")
-            except Exception:
-                conn.execute("ROLLBACK")
-                raise
+            except Exception as err:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise StartupError(
+                    f"database {self.path}: migration {migration.version} "
+                    f"({migration.name}) failed and was rolled back: {err}"
+                ) from err
             log.info(
                 "store.migration.applied",
                 version=migration.version,
@@ -143,20 +157,28 @@ class Database:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 result = fn(conn)
+                conn.execute("COMMIT")
             except BaseException:
-                conn.execute("ROLLBACK")
+                # Some errors end the transaction themselves; a failed COMMIT leaves it
+                # open, which would wedge every later BEGIN on this connection.
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
                 raise
-            conn.execute("COMMIT")
             return result
 
     def read_sync(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        conn = getattr(self._readers, "conn", None)
+        if self._writer is None:
+            raise StartupError("database is not open")
+        me = threading.current_thread()
+        with self._reader_lock:
+            conn = self._reader_conns.get(me)
         if conn is None:
             conn = _connect(self.path)
             conn.execute("PRAGMA query_only = ON")
-            self._readers.conn = conn
             with self._reader_lock:
-                self._reader_conns.append(conn)
+                for thread in [t for t in self._reader_conns if not t.is_alive()]:
+                    self._reader_conns.pop(thread).close()
+                self._reader_conns[me] = conn
         return fn(conn)
 
     # -- async API ----------------------------------------------------------------------

@@ -21,10 +21,14 @@ from dataclasses import dataclass
 from homeagent.llm.base import ToolCall
 
 OPEN, CLOSE = "[ACTION]", "[/ACTION]"
-_BLOCK_RE = re.compile(r"\[ACTION\](.*?)(?:\[/ACTION\]|$)", re.S)
+# A block ends at its closing tag, at the next opening tag (the model forgot to close
+# it) or at the end of the reply.
+_BLOCK_RE = re.compile(r"\[ACTION\](.*?)(?:\[/ACTION\]|(?=\[ACTION\])|\Z)", re.S)
 _FENCE_RE = re.compile(r"^```(?:json)?\s*|\s*```$")
-_CJK_PUNCT = str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'", "，": ",", "：": ":",
-                            "｛": "{", "｝": "}"})
+# Full-width punctuation small models write in place of JSON syntax. Only translated
+# outside string values, so Chinese text inside a value is kept exactly.
+_CJK_PUNCT = {"，": ",", "：": ":", "｛": "{", "｝": "}", "［": "[", "］": "]"}
+_CJK_QUOTES = {"“": "”", "‘": "’", "「": "」"}
 _ids = itertools.count(1)
 
 
@@ -40,12 +44,59 @@ def _loads_lenient(raw: str) -> object:
     try:
         return json.loads(body)
     except json.JSONDecodeError:
-        pass
-    # Small models often write Chinese punctuation or drop closing braces.
-    fixed = body.translate(_CJK_PUNCT)
-    fixed += "}" * max(0, fixed.count("{") - fixed.count("}"))
-    fixed = re.sub(r",\s*([}\]])", r"\1", fixed)
-    return json.loads(fixed)
+        return json.loads(_repair(body))
+
+
+def _repair(text: str) -> str:
+    """Fix what small models get wrong in JSON: full-width punctuation and quotes,
+    trailing commas, and strings, objects or arrays left open at the end."""
+    out: list[str] = []
+    closers: list[str] = []  # brackets still open, innermost last
+    quote_end: str | None = None  # the character that ends the current string
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if quote_end is not None:
+            if ch == "\\" and i + 1 < len(text):
+                out.append(text[i : i + 2])
+                i += 2
+                continue
+            if ch == quote_end:
+                out.append('"')
+                quote_end = None
+            else:
+                out.append('\\"' if ch == '"' else ch)
+            i += 1
+            continue
+        ch = _CJK_PUNCT.get(ch, ch)
+        if ch == '"' or ch in _CJK_QUOTES:
+            quote_end = _CJK_QUOTES.get(ch, '"')
+            out.append('"')
+        elif ch in "{[":
+            closers.append("}" if ch == "{" else "]")
+            out.append(ch)
+        elif ch in "}]":
+            _drop_trailing_comma(out)
+            if closers:
+                closers.pop()
+            out.append(ch)
+        else:
+            out.append(ch)
+        i += 1
+    if quote_end is not None:
+        out.append('"')
+    for closer in reversed(closers):
+        _drop_trailing_comma(out)
+        out.append(closer)
+    return "".join(out)
+
+
+def _drop_trailing_comma(out: list[str]) -> None:
+    j = len(out) - 1
+    while j >= 0 and out[j].isspace():
+        j -= 1
+    if j >= 0 and out[j] == ",":
+        del out[j]
 
 
 def extract_actions(reply: str) -> ParsedReply:
@@ -63,8 +114,16 @@ def extract_actions(reply: str) -> ParsedReply:
             continue
         name = obj.pop("name")
         args = obj.pop("arguments", None)
+        if isinstance(args, str):
+            # OpenAI style: the arguments object encoded as a JSON string.
+            try:
+                args = _loads_lenient(args) if args.strip() else {}
+            except json.JSONDecodeError:
+                pass
         if not isinstance(args, dict):
-            args = obj
+            # Not an arguments object: keep it as a plain argument so the schema check
+            # reports it instead of it vanishing.
+            args = obj if args is None else {**obj, "arguments": args}
         calls.append(
             ToolCall(f"action_{next(_ids)}", name, json.dumps(args, ensure_ascii=False))
         )

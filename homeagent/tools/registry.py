@@ -88,13 +88,23 @@ class ToolRegistry:
         if spec.name in self._tools:
             raise ValueError(f"tool {spec.name!r} is already registered")
         schema = dict(spec.parameters)
-        jsonschema.Draft202012Validator.check_schema(schema)
+        try:
+            jsonschema.Draft202012Validator.check_schema(schema)
+        except jsonschema.SchemaError as err:
+            raise ValueError(
+                f"tool {spec.name!r} has an invalid parameters schema: {err.message}"
+            ) from err
+        if schema.get("type") != "object":
+            # Arguments are always a JSON object; function-calling APIs require this too.
+            raise ValueError(f"tool {spec.name!r}: the parameters schema must have type object")
         self._validators[spec.name] = jsonschema.Draft202012Validator(schema)
         self._tools[spec.name] = spec
 
         def unregister() -> None:
-            self._tools.pop(spec.name, None)
-            self._validators.pop(spec.name, None)
+            # Only remove this very spec, not a later tool registered under the same name.
+            if self._tools.get(spec.name) is spec:
+                del self._tools[spec.name]
+                del self._validators[spec.name]
 
         return unregister
 
@@ -156,10 +166,12 @@ class ToolRegistry:
         spec = self._tools[call.name]
         timeout = spec.timeout if spec.timeout is not None else self.default_timeout
         try:
-            with anyio.fail_after(timeout):
+            # move_on_after, not fail_after: a TimeoutError raised by the tool itself
+            # (an HTTP client timing out) is that tool's failure, not ours.
+            with anyio.move_on_after(timeout) as scope:
                 value = await spec.executor(ctx, args)
-        except TimeoutError:
-            return done(False, f"error: {call.name} did not finish within {timeout:g} s")
+            if scope.cancelled_caught:
+                return done(False, f"error: {call.name} did not finish within {timeout:g} s")
         except ToolError as err:
             return done(False, f"error: {err}")
         except Exception as err:  # noqa: BLE001 - a tool's failure is reported to the model
@@ -167,4 +179,9 @@ class ToolRegistry:
             return done(False, f"error: {call.name} failed: {type(err).__name__}: {err}")
         if isinstance(value, str):
             return done(True, value, value)
-        return done(True, json.dumps(value, ensure_ascii=False, default=str), value)
+        try:
+            content = json.dumps(value, ensure_ascii=False, default=str)
+        except (TypeError, ValueError) as err:
+            log.warning("tool.result.unserializable", tool=call.name, error=repr(err))
+            return done(False, f"error: {call.name} returned a result that is not JSON: {err}")
+        return done(True, content, value)
