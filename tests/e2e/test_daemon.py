@@ -214,3 +214,21 @@ def test_env_overrides_pick_config_and_data_dir(tmp_path):
     assert str(cfg) in checks["config"]["detail"]
     assert str(tmp_path / "elsewhere") in checks["data_dir"]["detail"]
     assert os.path.isdir(tmp_path / "elsewhere")
+
+
+def test_systemd_notify_ready_watchdog_and_stopping(tmp_path):
+    sock_path = str(tmp_path / "notify.sock")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        sock.bind(sock_path)
+        sock.settimeout(60)
+        env = base_env(tmp_path)
+        env["NOTIFY_SOCKET"] = sock_path
+        env["WATCHDOG_USEC"] = "400000"  # ping every 0.2 s
+        daemon = start_daemon(tmp_path, env=env, llm={"provider": "echo"})
+        messages: list[str] = []
+        while "READY=1" not in messages or messages.count("WATCHDOG=1") < 2:
+            messages.append(sock.recv(4096).decode())
+        daemon.proc.send_signal(signal.SIGTERM)
+        while "STOPPING=1" not in messages:
+            messages.append(sock.recv(4096).decode())
+        assert daemon.proc.wait(timeout=10) == 0
