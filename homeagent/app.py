@@ -13,14 +13,16 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import anyio
 
-from homeagent.agent.conversation import Conversation
+from homeagent.agent.conversation import Conversation, StoredMessage
 from homeagent.agent.core import Agent
 from homeagent.agent.personality import Personality
 from homeagent.agent.prompt import PromptBuilder
+from homeagent.agent.runs import RunHub
 from homeagent.clock import Clock, SystemClock
 from homeagent.config import Config
 from homeagent.errors import ConfigError, StartupError
@@ -28,7 +30,9 @@ from homeagent.io import DeviceRegistry, Inbox
 from homeagent.llm.base import Provider
 from homeagent.llm.factory import build_provider
 from homeagent.log import get_logger
-from homeagent.store import MIGRATIONS, Database
+from homeagent.members import MemberStore
+from homeagent.schema import all_migrations
+from homeagent.store import Database
 from homeagent.tools.builtin import builtin_tools
 from homeagent.tools.registry import ToolRegistry, ToolSpec
 
@@ -89,7 +93,7 @@ class App:
         data_dir = Path(cfg.data_dir)
         self.personality = await anyio.to_thread.run_sync(self._prepare_files, data_dir)
 
-        self.db = await self._stack.enter_async_context(Database(data_dir / "homeagent.db", MIGRATIONS))
+        self.db = await self._stack.enter_async_context(Database(data_dir / "homeagent.db", all_migrations()))
 
         self.provider = self._provider_override or build_provider(cfg)
         await self.provider.start()
@@ -104,6 +108,12 @@ class App:
 
         self.conversation = Conversation(self.db)
         self.devices = DeviceRegistry(self.db)
+        self.members = MemberStore(self.db)
+        await self.members.load()
+        self.runs = RunHub(self.db)
+        await self.runs.recover()
+        # Called when a user asks to forget a message; memory tiers add theirs.
+        self.forgetters: list[Callable[[StoredMessage], Awaitable[dict[str, int]]]] = []
         self.agent = Agent(
             provider=self.provider,
             registry=self.tools,
@@ -113,6 +123,8 @@ class App:
             config=cfg.agent,
             temperature=cfg.llm.temperature,
             max_tokens=cfg.llm.max_tokens,
+            runs=self.runs,
+            snapshot=self._snapshot(),
         )
         log.info(
             "app.opened",
@@ -121,6 +133,31 @@ class App:
             model=self.provider.model,
             tools=len(self.tools),
         )
+
+    def _snapshot(self) -> dict[str, Any]:
+        """The configuration that shapes a turn, stored with every run (secrets redacted)."""
+        llm, agent = self.config.llm, self.config.agent
+        return {
+            "provider": self.provider.name,
+            "model": self.provider.model,
+            "llm": {"temperature": llm.temperature, "top_p": llm.top_p, "max_tokens": llm.max_tokens},
+            "agent": {
+                "max_tool_rounds": agent.max_tool_rounds,
+                "tool_timeout": agent.tool_timeout,
+                "history_turns": agent.history_turns,
+                "turn_timeout": agent.turn_timeout,
+            },
+            "tools": sorted(spec.name for spec in self.tools),
+        }
+
+    async def forget_message(self, message: StoredMessage) -> dict[str, int]:
+        """Forget one message on the user's request: the conversation and every memory tier."""
+        counts = {"messages": 1 if await self.conversation.delete(message.id) else 0}
+        for forget in self.forgetters:
+            for key, value in (await forget(message)).items():
+                counts[key] = counts.get(key, 0) + value
+        log.info("memory.message.forgotten", message_id=message.id, **counts)
+        return counts
 
     def _prepare_files(self, data_dir: Path) -> Personality:
         try:
@@ -140,6 +177,7 @@ class App:
         from homeagent.systemd import watchdog_loop
 
         async with anyio.create_task_group() as tg:
+            tg.start_soon(self.runs.run_writer)
             tg.start_soon(self.agent.run, self.inbox)
             if http:
                 host, port = self.config.listen

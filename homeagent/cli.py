@@ -241,6 +241,44 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
+# -- members -------------------------------------------------------------------------------
+
+
+async def _members(config: Config, args: argparse.Namespace) -> int:
+    from homeagent.members import MemberStore
+    from homeagent.schema import all_migrations
+    from homeagent.store import Database
+
+    async with Database(config.data_dir / "homeagent.db", all_migrations()) as db:
+        store = MemberStore(db)
+        if args.action == "add":
+            token = await store.add(args.name)
+            print(json.dumps({"name": args.name, "token": token}) if args.json else token)
+            if not args.json:
+                print(f"member {args.name!r} added; the token above is shown only once", file=sys.stderr)
+        elif args.action == "revoke":
+            if not await store.revoke(args.name):
+                return _fail(f"no active member named {args.name!r}", 1)
+            print(f"member {args.name!r} revoked", file=sys.stderr)
+        else:
+            members = await store.list()
+            if args.json:
+                print(json.dumps([{"name": m.name, "active": m.active, "created_at": m.created_at}
+                                  for m in members], ensure_ascii=False))
+            else:
+                for m in members:
+                    print(f"{m.name}\t{'active' if m.active else 'revoked'}")
+    return 0
+
+
+def cmd_members(args: argparse.Namespace) -> int:
+    config = load_config(args.config)
+    configure_logging("warning")
+    if args.action in ("add", "revoke") and not args.name:
+        return _fail(f"members {args.action} needs a NAME")
+    return anyio.run(_members, config, args)
+
+
 # -- entry point ---------------------------------------------------------------------------
 
 
@@ -266,6 +304,13 @@ def build_parser() -> argparse.ArgumentParser:
     doctor.add_argument("--config", help="config file")
     doctor.add_argument("--json", action="store_true", help="print the checks as JSON")
     doctor.set_defaults(func=cmd_doctor)
+
+    members = sub.add_parser("members", help="household members and their API tokens")
+    members.add_argument("action", choices=["add", "list", "revoke"])
+    members.add_argument("name", nargs="?", help="the member's name (add, revoke)")
+    members.add_argument("--json", action="store_true", help="print JSON")
+    members.add_argument("--config", help="config file")
+    members.set_defaults(func=cmd_members)
     return parser
 
 

@@ -78,6 +78,8 @@ class APIConfig:
     token: str = ""
     max_body_bytes: int = 1_048_576
     cors_origins: tuple[str, ...] = ()
+    rate_limit_per_minute: int = 0
+    rate_limit_loopback: bool = False
 
 
 @dataclass(frozen=True)

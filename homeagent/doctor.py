@@ -11,7 +11,7 @@ from pathlib import Path
 
 from homeagent.config import Config, load_config
 from homeagent.errors import HomeAgentError
-from homeagent.store import MIGRATIONS
+from homeagent.schema import all_migrations
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ def _check_data_dir(cfg: Config) -> Check:
 
 def _check_db(cfg: Config) -> Check:
     path = Path(cfg.data_dir) / "homeagent.db"
-    latest = max(m.version for m in MIGRATIONS)
+    latest = max(m.version for m in all_migrations())
     if not path.exists():
         return Check("database", True, f"{path} will be created at first start (schema {latest})")
     try:

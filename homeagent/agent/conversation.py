@@ -1,13 +1,15 @@
 """The one continuous conversation, persisted in SQLite.
 
 Every finished exchange is written in one transaction (user and assistant message
-together), so a restart resumes from exactly what was acknowledged.
+together), so a restart resumes from exactly what was acknowledged. Clients page through
+it as messages; a message can be forgotten on the user's request.
 """
 
 from __future__ import annotations
 
+import sqlite3
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from homeagent.store import Database
 
@@ -21,6 +23,13 @@ class StoredMessage:
     channel: str
     device_id: str
     created_at: float
+    member: str = ""
+
+    def as_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+_FIELDS = "id, turn_id, role, content, channel, device_id, created_at, member"
 
 
 class Conversation:
@@ -28,17 +37,17 @@ class Conversation:
         self._db = db
 
     async def record_exchange(
-        self, turn_id: str, channel: str, device_id: str, user: str, assistant: str
+        self, turn_id: str, channel: str, device_id: str, user: str, assistant: str, member: str = ""
     ) -> None:
         now = time.time()
 
-        def write(conn):  # type: ignore[no-untyped-def]
+        def write(conn: sqlite3.Connection) -> None:
             conn.executemany(
-                "INSERT INTO messages(turn_id, role, content, channel, device_id, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO messages(turn_id, role, content, channel, device_id, created_at, member) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [
-                    (turn_id, "user", user, channel, device_id, now),
-                    (turn_id, "assistant", assistant, channel, device_id, now),
+                    (turn_id, "user", user, channel, device_id, now, member),
+                    (turn_id, "assistant", assistant, channel, device_id, now, member),
                 ],
             )
 
@@ -49,11 +58,29 @@ class Conversation:
         if exchanges <= 0:
             return []
         rows = await self._db.fetchall(
-            "SELECT * FROM (SELECT id, turn_id, role, content, channel, device_id, created_at "
-            "FROM messages ORDER BY id DESC LIMIT ?) ORDER BY id",
+            f"SELECT * FROM (SELECT {_FIELDS} FROM messages ORDER BY id DESC LIMIT ?) ORDER BY id",
             (exchanges * 2,),
         )
         return [StoredMessage(**dict(r)) for r in rows]
+
+    async def page(self, *, before: int | None = None, limit: int = 50) -> list[StoredMessage]:
+        """Messages newest first, strictly older than message id `before`."""
+        rows = await self._db.fetchall(
+            f"SELECT {_FIELDS} FROM messages WHERE id < ? ORDER BY id DESC LIMIT ?",
+            (before if before is not None else 2**62, limit),
+        )
+        return [StoredMessage(**dict(r)) for r in rows]
+
+    async def get(self, message_id: int) -> StoredMessage | None:
+        rows = await self._db.fetchall(f"SELECT {_FIELDS} FROM messages WHERE id = ?", (message_id,))
+        return StoredMessage(**dict(rows[0])) if rows else None
+
+    async def delete(self, message_id: int) -> StoredMessage | None:
+        """Remove one message; returns it, or None when there was none."""
+        found = await self.get(message_id)
+        if found is not None:
+            await self._db.execute("DELETE FROM messages WHERE id = ?", (message_id,))
+        return found
 
     async def count(self) -> int:
         rows = await self._db.fetchall("SELECT COUNT(*) AS n FROM messages")

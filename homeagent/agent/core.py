@@ -16,14 +16,17 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from contextlib import aclosing
 from dataclasses import dataclass, field
+from typing import Any
 
 import anyio
 import structlog
 
 from homeagent.agent.conversation import Conversation
 from homeagent.agent.events import (
+    AgentEvent,
     AnswerDelta,
     ToolCallFinished,
     ToolCallStarted,
@@ -32,6 +35,7 @@ from homeagent.agent.events import (
     TurnStarted,
 )
 from homeagent.agent.prompt import PromptBuilder
+from homeagent.agent.runs import RunHub
 from homeagent.clock import Clock
 from homeagent.config import AgentConfig
 from homeagent.errors import ProviderError
@@ -88,6 +92,8 @@ class Agent:
         config: AgentConfig,
         temperature: float | None = None,
         max_tokens: int | None = None,
+        runs: RunHub | None = None,
+        snapshot: Mapping[str, Any] | None = None,
     ):
         self.provider = provider
         self.registry = registry
@@ -97,6 +103,8 @@ class Agent:
         self.config = config
         self.temperature = temperature
         self.max_tokens = max_tokens
+        self.runs = runs
+        self.snapshot = dict(snapshot or {})
         self.stats = AgentStats()
         self._current_scope: anyio.CancelScope | None = None
 
@@ -129,6 +137,12 @@ class Agent:
         structlog.contextvars.bind_contextvars(
             turn_id=interrupt.turn_id, channel=interrupt.channel
         )
+        if self.runs is not None:
+            self.runs.begin(
+                interrupt.turn_id, channel=interrupt.channel, device_id=interrupt.device_id,
+                member=interrupt.member, text=interrupt.text, provider=self.provider.name,
+                model=self.provider.model, snapshot=self.snapshot, cancel=reply.cancel,
+            )
         outcome: TurnDone | TurnFailed | None = None
         try:
             with anyio.CancelScope() as scope:
@@ -163,7 +177,7 @@ class Agent:
                     self.stats.turns_cancelled += 1
                 else:
                     self.stats.turns_completed += 1
-                await reply.emit(outcome)
+                await self._emit(interrupt, outcome)
                 reply.close()
         log.info(
             "turn.finished",
@@ -175,6 +189,12 @@ class Agent:
             model=self.provider.model,
         )
         structlog.contextvars.unbind_contextvars("turn_id", "channel")
+
+    async def _emit(self, interrupt: Interrupt, event: AgentEvent) -> bool:
+        """Record the event on the turn's run, then deliver it to the asker."""
+        if self.runs is not None:
+            self.runs.event(interrupt.turn_id, event)
+        return await interrupt.reply.emit(event)
 
     def _done(self, interrupt: Interrupt, state: _TurnState) -> TurnDone:
         return TurnDone(
@@ -189,8 +209,7 @@ class Agent:
     # -- one turn -----------------------------------------------------------------------
 
     async def _turn(self, interrupt: Interrupt, state: _TurnState) -> TurnDone | TurnFailed:
-        reply = interrupt.reply
-        await reply.emit(TurnStarted(interrupt.turn_id))
+        await self._emit(interrupt, TurnStarted(interrupt.turn_id))
         native = self.provider.supports_tools
         history = [
             Message(m.role, m.content)  # type: ignore[arg-type]
@@ -209,6 +228,7 @@ class Agent:
             channel=interrupt.channel,
             device_id=interrupt.device_id,
             now=self.clock.now,
+            member=interrupt.member,
         )
         max_rounds = self.config.max_tool_rounds
         for round_no in range(max_rounds + 1):
@@ -223,7 +243,7 @@ class Agent:
                 stable_prefix_chars=built.stable_prefix_chars,
             )
             try:
-                raw_text, calls = await self._generate(request, native, reply, state)
+                raw_text, calls = await self._generate(request, native, interrupt, state, round_no)
             except ProviderError as err:
                 log.warning("turn.provider_failed", error=str(err), kind=err.kind)
                 return TurnFailed(interrupt.turn_id, str(err), err.kind)
@@ -232,7 +252,7 @@ class Agent:
                 calls = []
             if not calls:
                 break
-            results = await self._run_tools(calls, ctx, reply)
+            results = await self._run_tools(calls, ctx, interrupt)
             if native:
                 messages.append(Message("assistant", raw_text, tool_calls=tuple(calls)))
                 messages += [
@@ -251,37 +271,54 @@ class Agent:
     async def _record(self, interrupt: Interrupt, answer: str) -> None:
         with anyio.CancelScope(shield=True):
             await self.conversation.record_exchange(
-                interrupt.turn_id, interrupt.channel, interrupt.device_id, interrupt.text, answer.strip()
+                interrupt.turn_id, interrupt.channel, interrupt.device_id, interrupt.text,
+                answer.strip(), interrupt.member,
             )
 
     async def _generate(
-        self, request: ChatRequest, native: bool, reply, state: _TurnState
+        self, request: ChatRequest, native: bool, interrupt: Interrupt, state: _TurnState, round_no: int
     ) -> tuple[str, list[ToolCall]]:
         """Stream one model call; returns the raw text and the tool calls it asked for."""
         action_filter = None if native else ActionStreamFilter()
         raw: list[str] = []
         calls: list[ToolCall] = []
+        started = time.monotonic()
+        usage = Usage(0, 0)
+        finish = "error"
 
         async def show(text: str) -> None:
             if text:
                 state.answer.append(text)
-                if not await reply.emit(AnswerDelta(text)):
-                    reply.cancel()  # the asker is gone: stop spending compute
+                if not await self._emit(interrupt, AnswerDelta(text)):
+                    interrupt.reply.cancel()  # the asker is gone: stop spending compute
 
-        async with aclosing(self.provider.stream(request)) as events:
-            async for event in events:
-                if isinstance(event, TextDelta):
-                    raw.append(event.text)
-                    await show(action_filter.feed(event.text) if action_filter else event.text)
-                elif isinstance(event, ToolCallEvent):
-                    calls.append(event.call)
-                elif isinstance(event, Usage):
-                    state.prompt_tokens += event.prompt_tokens
-                    state.completion_tokens += event.completion_tokens
-                elif isinstance(event, StreamError):
-                    raise ProviderError(event.message, retryable=event.retryable, kind=event.kind)
-                else:
-                    state.finish = "length" if event.finish_reason == "length" else "stop"
+        try:
+            async with aclosing(self.provider.stream(request)) as events:
+                async for event in events:
+                    if isinstance(event, TextDelta):
+                        raw.append(event.text)
+                        await show(action_filter.feed(event.text) if action_filter else event.text)
+                    elif isinstance(event, ToolCallEvent):
+                        calls.append(event.call)
+                    elif isinstance(event, Usage):
+                        usage = event
+                        state.prompt_tokens += event.prompt_tokens
+                        state.completion_tokens += event.completion_tokens
+                    elif isinstance(event, StreamError):
+                        finish = event.kind
+                        raise ProviderError(event.message, retryable=event.retryable, kind=event.kind)
+                    else:
+                        finish = event.finish_reason
+                        state.finish = "length" if event.finish_reason == "length" else "stop"
+        finally:
+            if self.runs is not None:
+                self.runs.note(interrupt.turn_id, "model_call", {
+                    "round": round_no, "provider": self.provider.name, "model": self.provider.model,
+                    "duration_ms": round((time.monotonic() - started) * 1000, 1),
+                    "prompt_tokens": usage.prompt_tokens, "completion_tokens": usage.completion_tokens,
+                    "cached_tokens": usage.cached_tokens, "tools_offered": len(request.tools),
+                    "tool_calls": len(calls), "finish": finish,
+                })
         text = "".join(raw)
         if action_filter is not None:
             await show(action_filter.finish())
@@ -292,10 +329,10 @@ class Agent:
         return text, calls
 
     async def _run_tools(
-        self, calls: list[ToolCall], ctx: ToolContext, reply
+        self, calls: list[ToolCall], ctx: ToolContext, interrupt: Interrupt
     ) -> list[ToolResult]:
         for call in calls:
-            await reply.emit(ToolCallStarted(call.id, call.name, call.arguments))
+            await self._emit(interrupt, ToolCallStarted(call.id, call.name, call.arguments))
         results: list[ToolResult | None] = [None] * len(calls)
 
         async def run_one(index: int, call: ToolCall) -> None:
@@ -306,8 +343,12 @@ class Agent:
                 tg.start_soon(run_one, index, call)
         done = [r for r in results if r is not None]
         for result in done:
-            await reply.emit(
-                ToolCallFinished(result.call_id, result.name, result.ok, result.content, result.duration_ms)
+            display = result.display.as_dict() if result.display is not None else None
+            await self._emit(
+                interrupt,
+                ToolCallFinished(
+                    result.call_id, result.name, result.ok, result.content, result.duration_ms, display
+                ),
             )
         return done
 

@@ -34,6 +34,7 @@ class ToolCallFinished:
     ok: bool
     content: str
     duration_ms: float
+    display: dict[str, Any] | None = None
     type: Literal["tool_result"] = "tool_result"
 
 

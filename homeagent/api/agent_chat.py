@@ -13,6 +13,7 @@ from typing import Any
 from aiohttp import web
 
 from homeagent.agent.events import TurnDone, TurnFailed, event_to_dict
+from homeagent.api.auth import member_of
 from homeagent.api.keys import APP
 from homeagent.api.middleware import read_json
 from homeagent.errors import RequestError
@@ -46,8 +47,10 @@ async def agent_chat(request: web.Request) -> web.StreamResponse:
     cancel_running = _field(body, "cancel_running", False, bool)
     channel = _field(body, "channel", "http", str) or "http"
     await app.devices.touch(channel, device)
+    member = member_of(request, _field(body, "member", "", str))
     interrupt = await ask(
-        app.inbox, message, channel=channel, device_id=device, context=context, cancel_running=cancel_running
+        app.inbox, message, channel=channel, device_id=device, context=context,
+        cancel_running=cancel_running, member=member,
     )
     response = web.StreamResponse(
         headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hmac
 import json
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -10,7 +9,7 @@ from typing import Any
 from aiohttp import web
 
 from homeagent.api.keys import APP
-from homeagent.errors import AuthError, HomeAgentError, RequestError
+from homeagent.errors import HomeAgentError, RequestError
 from homeagent.log import get_logger, redact_text
 
 log = get_logger("homeagent.api")
@@ -47,7 +46,10 @@ async def error_middleware(request: web.Request, handler: Handler) -> web.Stream
     try:
         return await handler(request)
     except RequestError as err:
-        return error_response(err.status, str(err), code=err.code, param=err.param)
+        response = error_response(err.status, str(err), code=err.code, param=err.param)
+        if err.status == 429:
+            response.headers["Retry-After"] = "60"
+        return response
     except web.HTTPRequestEntityTooLarge:
         limit = request.app[APP].config.api.max_body_bytes
         return error_response(
@@ -57,27 +59,16 @@ async def error_middleware(request: web.Request, handler: Handler) -> web.Stream
         if err.status < 400:
             raise
         reason = err.text if err.text and not err.text.startswith(str(err.status)) else err.reason
-        return error_response(err.status, reason or "request failed")
+        response = error_response(err.status, reason or "request failed")
+        if "Allow" in err.headers:
+            response.headers["Allow"] = err.headers["Allow"]
+        return response
     except HomeAgentError as err:
         log.warning("api.request.failed", path=request.path, error=str(err))
         return error_response(500, str(err), code="internal_error")
     except Exception:  # noqa: BLE001 - never a traceback to the client
         log.exception("api.request.crashed", path=request.path)
         return error_response(500, "internal server error", code="internal_error")
-
-
-def auth_middleware(token: str, open_paths: frozenset[str]) -> Callable[..., Any]:
-    expected = f"Bearer {token}".encode()
-
-    @web.middleware
-    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
-        if token and request.path not in open_paths and request.method != "OPTIONS":
-            given = request.headers.get("Authorization", "").encode()
-            if not hmac.compare_digest(given, expected):
-                raise AuthError("missing or invalid API token: send 'Authorization: Bearer <token>'")
-        return await handler(request)
-
-    return middleware
 
 
 def cors_middleware(origins: tuple[str, ...]) -> Callable[..., Any]:

@@ -16,6 +16,7 @@ from typing import Any
 from aiohttp import web
 
 from homeagent.agent.events import AnswerDelta, TurnDone, TurnFailed
+from homeagent.api.auth import member_of
 from homeagent.api.keys import APP
 from homeagent.errors import NotFoundError, RequestError
 from homeagent.io import ask
@@ -90,8 +91,8 @@ def parse_chat_request(body: dict[str, Any], known_models: list[str]) -> dict[st
         text = _text_of(message.get("content"), f"messages[{i}].content")
         if role in ("system", "developer") and text.strip():
             system.append(text)
-        elif role == "user":
-            user_text = text
+        elif role == "user" and text.strip():
+            user_text = text  # the last user message with text is the turn
     if user_text is None or not user_text.strip():
         raise RequestError("messages: no user message with text to answer", param="messages")
     if body.get("tools"):
@@ -137,7 +138,10 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     req = parse_chat_request(await read_json(request), _model_ids(request))
     device = req["user"] or (request.remote or "")
     await app.devices.touch("openai", device)
-    interrupt = await ask(app.inbox, req["text"], channel="openai", device_id=device, context=req["context"])
+    member = member_of(request, req["user"])
+    interrupt = await ask(
+        app.inbox, req["text"], channel="openai", device_id=device, context=req["context"], member=member
+    )
     completion_id = "chatcmpl-" + interrupt.turn_id.removeprefix("turn_")
     created = int(time.time())
     finished = False

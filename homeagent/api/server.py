@@ -10,16 +10,20 @@ import anyio
 from aiohttp import web
 
 from homeagent import __version__
+from homeagent.api import messages as messages_api
+from homeagent.api import runs as runs_api
 from homeagent.api.agent_chat import agent_chat
+from homeagent.api.auth import RateLimiter, auth_middleware
 from homeagent.api.keys import APP
-from homeagent.api.middleware import auth_middleware, cors_middleware, error_middleware
+from homeagent.api.middleware import cors_middleware, error_middleware
 from homeagent.api.openai_compat import chat_completions, list_models
+from homeagent.api.openapi import openapi_document
 from homeagent.errors import StartupError
 from homeagent.log import get_logger
 
 log = get_logger("homeagent.api")
 
-OPEN_PATHS = frozenset({"/healthz"})
+OPEN_PATHS = frozenset({"/healthz", "/api/openapi.json"})
 
 
 def is_loopback(host: str) -> bool:
@@ -74,7 +78,8 @@ def create_web_app(app: Any) -> web.Application:
     middlewares = [error_middleware]
     if cfg.cors_origins:
         middlewares.insert(0, cors_middleware(cfg.cors_origins))
-    middlewares.append(auth_middleware(cfg.token, OPEN_PATHS))
+    limiter = RateLimiter(cfg.rate_limit_per_minute, cfg.rate_limit_loopback)
+    middlewares.append(auth_middleware(cfg.token, app.members, limiter, OPEN_PATHS))
     web_app = web.Application(client_max_size=cfg.max_body_bytes, middlewares=middlewares)
     web_app[APP] = app
     web_app.router.add_get("/healthz", healthz)
@@ -82,6 +87,9 @@ def create_web_app(app: Any) -> web.Application:
     web_app.router.add_post("/v1/chat/completions", chat_completions)
     web_app.router.add_post("/api/chat", agent_chat)
     web_app.router.add_get("/api/devices", list_devices)
+    runs_api.add_routes(web_app)
+    messages_api.add_routes(web_app)
+    web_app.router.add_get("/api/openapi.json", openapi_document)
     return web_app
 
 
@@ -92,7 +100,8 @@ async def serve_http(app: Any, host: str, port: int, *, task_status: Any = anyio
             f"listening on {host} (not loopback) requires an API token: set api.token "
             "(for example api.token: ${HOMEAGENT_API_TOKEN}) or listen on 127.0.0.1"
         )
-    runner = web.AppRunner(create_web_app(app), access_log=None, handle_signals=False, shutdown_timeout=2.0)
+    app.web_app = create_web_app(app)
+    runner = web.AppRunner(app.web_app, access_log=None, handle_signals=False, shutdown_timeout=2.0)
     await runner.setup()
     try:
         site = web.TCPSite(runner, host, port, reuse_address=True)

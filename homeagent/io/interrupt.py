@@ -30,7 +30,9 @@ class ReplyHandle:
     calls `cancel()`, and the agent stops the turn if it is still running.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, detached: bool = False) -> None:
+        # A detached handle drops events: its asker follows the run's record instead.
+        self.detached = detached
         send, receive = anyio.create_memory_object_stream[AgentEvent](math.inf)
         self._send: MemoryObjectSendStream[AgentEvent] = send
         self.events: MemoryObjectReceiveStream[AgentEvent] = receive
@@ -38,6 +40,9 @@ class ReplyHandle:
 
     async def emit(self, event: AgentEvent) -> bool:
         """Deliver an event; False when the asker has gone away."""
+        if self.detached:
+            await anyio.lowlevel.checkpoint()
+            return True
         try:
             self._send.send_nowait(event)
         except (anyio.BrokenResourceError, anyio.ClosedResourceError):
@@ -58,6 +63,8 @@ class Interrupt:
     channel: str
     reply: ReplyHandle = field(compare=False, repr=False)
     device_id: str = ""
+    # The household member speaking, from the request's token ("" when unknown).
+    member: str = ""
     turn_id: str = field(default_factory=new_turn_id)
     # Extra system context for this turn only (an OpenAI client's system message).
     context: str = ""
@@ -91,6 +98,8 @@ async def ask(
     device_id: str = "",
     context: str = "",
     cancel_running: bool = False,
+    member: str = "",
+    turn_id: str | None = None,
 ) -> Interrupt:
     """Submit a new interrupt; read its answer from `interrupt.reply.events`."""
     interrupt = Interrupt(
@@ -100,6 +109,8 @@ async def ask(
         device_id=device_id,
         context=context,
         cancel_running=cancel_running,
+        member=member,
+        **({"turn_id": turn_id} if turn_id else {}),
     )
     await inbox.submit(interrupt)
     return interrupt

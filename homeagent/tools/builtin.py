@@ -17,7 +17,7 @@ async def _current_time(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any
     if tz_name:
         try:
             now = now.astimezone(ZoneInfo(tz_name))
-        except (ZoneInfoNotFoundError, ValueError) as err:
+        except (ZoneInfoNotFoundError, ValueError, OSError) as err:
             raise ToolError(
                 f"unknown timezone {tz_name!r}; use an IANA name such as Asia/Shanghai"
             ) from err

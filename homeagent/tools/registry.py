@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 import anyio
 import jsonschema
@@ -46,6 +46,32 @@ class ToolContext:
     channel: str
     device_id: str = ""
     now: Callable[[], datetime] = datetime.now
+    # The household member speaking ("" when unknown). Private domains (notes marked
+    # private, diary, health) are filtered by it.
+    member: str = ""
+
+
+DisplayKind = Literal["data_series", "confirm_action", "risk_alert", "list", "text"]
+
+
+@dataclass(frozen=True)
+class DisplayHint:
+    """How a user interface may show a tool result (a chart, a list, a warning)."""
+
+    kind: DisplayKind
+    title: str = ""
+    data: Any = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "title": self.title, "data": self.data}
+
+
+@dataclass(frozen=True)
+class ToolOutput:
+    """An executor's rich result: what the model reads, plus an optional display hint."""
+
+    content: str | dict[str, Any] | list[Any]
+    display: DisplayHint | None = None
 
 
 Executor = Callable[[ToolContext, dict[str, Any]], Awaitable[Any]]
@@ -73,6 +99,7 @@ class ToolResult:
     content: str  # what the model reads
     duration_ms: float = 0.0
     data: Any = field(default=None, compare=False)
+    display: DisplayHint | None = None
 
 
 class ToolRegistry:
@@ -144,7 +171,7 @@ class ToolRegistry:
         """Validate and run one call; every failure becomes a readable error result."""
         started = time.monotonic()
 
-        def done(ok: bool, content: str, data: Any = None) -> ToolResult:
+        def done(ok: bool, content: str, data: Any = None, display: DisplayHint | None = None) -> ToolResult:
             duration = round((time.monotonic() - started) * 1000, 2)
             log.info(
                 "tool.call.finished",
@@ -153,7 +180,7 @@ class ToolRegistry:
                 duration_ms=duration,
                 turn_id=ctx.turn_id,
             )
-            return ToolResult(call.id, call.name, ok, content, duration, data)
+            return ToolResult(call.id, call.name, ok, content, duration, data, display)
 
         try:
             raw = call.parsed_arguments()
@@ -177,11 +204,14 @@ class ToolRegistry:
         except Exception as err:  # noqa: BLE001 - a tool's failure is reported to the model
             log.warning("tool.call.crashed", tool=call.name, error=repr(err), turn_id=ctx.turn_id)
             return done(False, f"error: {call.name} failed: {type(err).__name__}: {err}")
+        display = None
+        if isinstance(value, ToolOutput):
+            display, value = value.display, value.content
         if isinstance(value, str):
-            return done(True, value, value)
+            return done(True, value, value, display)
         try:
             content = json.dumps(value, ensure_ascii=False, default=str)
         except (TypeError, ValueError) as err:
             log.warning("tool.result.unserializable", tool=call.name, error=repr(err))
             return done(False, f"error: {call.name} returned a result that is not JSON: {err}")
-        return done(True, content, value)
+        return done(True, content, value, display)

@@ -232,3 +232,82 @@ def test_systemd_notify_ready_watchdog_and_stopping(tmp_path):
         while "STOPPING=1" not in messages:
             messages.append(sock.recv(4096).decode())
         assert daemon.proc.wait(timeout=10) == 0
+
+
+@pytest.mark.llama
+def test_restart_mid_run_marks_it_interrupted_and_keeps_finished_runs(tmp_path):
+    import sqlite3
+    import urllib.request
+
+    def call(url: str, body: dict | None = None) -> dict:
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=60) as resp:
+            return json.load(resp)
+
+    settings = {"llm": {"max_tokens": 400, "n_ctx": 2048, "repeat_penalty": 1.0}}
+    daemon = start_daemon(tmp_path, **settings)
+    done = call(daemon.url + "/api/agent/runs", {"input": "Say hi."})["id"]
+    deadline = time.monotonic() + 120
+    while call(daemon.url + f"/api/agent/runs/{done}")["status"] != "completed":
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    long_run = call(daemon.url + "/api/agent/runs", {"input": "Tell me a very long story about a dragon."})["id"]
+    db = tmp_path / "data" / "homeagent.db"
+    deadline = time.monotonic() + 180
+    while True:  # wait until the run is on disk as running, with some events
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+            row = conn.execute(
+                "SELECT status, (SELECT COUNT(*) FROM run_events WHERE run_id = runs.id) FROM runs WHERE id = ?",
+                (long_run,),
+            ).fetchone()
+        if row and row[0] == "running" and row[1] >= 3:
+            break
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    daemon.proc.kill()
+    daemon.proc.wait(timeout=10)
+
+    again = start_daemon(tmp_path, env=daemon.env, llm={"provider": "echo"})
+    try:
+        run = call(again.url + f"/api/agent/runs/{long_run}")
+        assert run["status"] == "interrupted" and run["error"]["code"] == "AGENT_PROCESS_RESTARTED"
+        finished = call(again.url + f"/api/agent/runs/{done}")
+        assert finished["status"] == "completed" and finished["output"]
+        trace = call(again.url + f"/api/agent/runs/{done}/trace?limit=1000")
+        assert trace["events"][0]["type"] == "turn_started" and trace["events"][-1]["type"] == "done"
+        text = "".join(e["data"]["text"] for e in trace["events"] if e["type"] == "text_delta")
+        assert text.strip() == finished["output"]
+    finally:
+        assert again.stop() == 0
+
+
+def test_members_cli_tokens_work_against_the_daemon(tmp_path):
+    daemon = start_daemon(tmp_path, llm={"provider": "echo"})
+    try:
+        added = daemon.cli("members", "add", "小红", "--json", "--config", str(daemon.config))
+        assert added.returncode == 0, added.stderr
+        token = json.loads(added.stdout)["token"]
+        listed = daemon.cli("members", "list", "--json", "--config", str(daemon.config))
+        assert json.loads(listed.stdout) == [{"name": "小红", "active": True, "created_at": pytest.approx(time.time(), abs=120)}]
+    finally:
+        assert daemon.stop() == 0
+    # Tokens are loaded at start: a new daemon requires them.
+    daemon = start_daemon(tmp_path, env=daemon.env, llm={"provider": "echo"})
+    try:
+        denied = daemon.cli("chat", "--url", daemon.url, "hi")
+        assert denied.returncode == 1 and "token" in denied.stderr
+        ok = daemon.cli("chat", "--url", daemon.url, "--token", token, "你好")
+        assert ok.returncode == 0 and ok.stdout == "你好\n"
+        revoked = daemon.cli("members", "revoke", "小红", "--config", str(daemon.config))
+        assert revoked.returncode == 0
+    finally:
+        assert daemon.stop() == 0
+    with sqlite3_connect(tmp_path) as conn:
+        assert conn.execute("SELECT token_hash FROM members").fetchone()[0] != token  # only a hash is stored
+
+
+def sqlite3_connect(tmp_path):
+    import sqlite3
+
+    return sqlite3.connect(tmp_path / "data" / "homeagent.db")

@@ -1,0 +1,105 @@
+"""Who is asking: bearer tokens (the household token or a member's), and rate limits.
+
+A token is required on every route but the open ones as soon as the household token is
+configured or any member exists. A missing or wrong token gets a 401 that says nothing
+about which tokens exist. The member resolved from the token is stored on the request.
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import math
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from aiohttp import web
+
+from homeagent.errors import AuthError, RequestError
+from homeagent.members import MemberStore
+
+MEMBER = "homeagent.member"  # request key: the member name, "" for the household token, None if anonymous
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class RateLimited(RequestError):
+    status = 429
+    code = "rate_limit_exceeded"
+
+
+def _loopback(remote: str | None) -> bool:
+    try:
+        return bool(remote) and ipaddress.ip_address(remote).is_loopback  # type: ignore[arg-type]
+    except ValueError:
+        return False
+
+
+@dataclass
+class _Bucket:
+    tokens: float
+    updated: float
+
+
+@dataclass
+class RateLimiter:
+    per_minute: int
+    include_loopback: bool = False
+    _buckets: dict[str, _Bucket] = field(default_factory=dict)
+
+    def check(self, key: str, remote: str | None) -> None:
+        if self.per_minute <= 0 or (_loopback(remote) and not self.include_loopback):
+            return
+        now = time.monotonic()
+        bucket = self._buckets.setdefault(key, _Bucket(float(self.per_minute), now))
+        rate = self.per_minute / 60.0
+        bucket.tokens = min(float(self.per_minute), bucket.tokens + (now - bucket.updated) * rate)
+        bucket.updated = now
+        if bucket.tokens < 1.0:
+            wait = math.ceil((1.0 - bucket.tokens) / rate)
+            raise RateLimited(f"rate limit of {self.per_minute} requests per minute exceeded; retry in {wait} s")
+        bucket.tokens -= 1.0
+        if len(self._buckets) > 10_000:  # forget idle clients
+            for k in [k for k, b in self._buckets.items() if now - b.updated > 120][:5000]:
+                del self._buckets[k]
+
+
+def auth_middleware(
+    household_token: str, members: MemberStore | None, limiter: RateLimiter, open_paths: frozenset[str]
+) -> Callable[..., object]:
+    expected = household_token.encode()
+
+    @web.middleware
+    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+        if request.path in open_paths or request.method == "OPTIONS":
+            return await handler(request)
+        required = bool(household_token) or (members is not None and members.any_active)
+        header = request.headers.get("Authorization", "")
+        scheme, _, given = header.partition(" ")
+        member: str | None = None
+        if header:
+            given = given.strip()
+            if scheme.lower() == "bearer" and expected and hmac.compare_digest(given.encode(), expected):
+                member = ""
+            elif scheme.lower() == "bearer" and members is not None and (name := members.resolve(given)):
+                member = name
+            elif required:
+                raise AuthError("missing or invalid API token: send 'Authorization: Bearer <token>'")
+        elif required:
+            raise AuthError("missing or invalid API token: send 'Authorization: Bearer <token>'")
+        request[MEMBER] = member
+        limiter.check(f"member:{member}" if member else f"addr:{request.remote}", request.remote)
+        return await handler(request)
+
+    return middleware
+
+
+def member_of(request: web.Request, claimed: str = "") -> str:
+    """The speaking member: from the token, or a client's claim on open loopback access."""
+    member = request.get(MEMBER)
+    if member:
+        return member
+    if member is None and claimed and _loopback(request.remote):
+        return claimed
+    return ""

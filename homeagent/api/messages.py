@@ -1,0 +1,45 @@
+"""The one conversation as messages: page through it, forget a message.
+
+    GET    /api/messages?before=&limit=     newest first
+    DELETE /api/messages/{id}               forget it everywhere memory holds it
+"""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from homeagent.api.auth import MEMBER
+from homeagent.api.keys import APP
+from homeagent.api.runs import int_param
+from homeagent.errors import NotFoundError, RequestError
+
+
+async def list_messages(request: web.Request) -> web.Response:
+    limit = int_param(request, "limit", 50, 1, 500)
+    before = int_param(request, "before", -1, 0, 2**62) if "before" in request.query else None
+    app = request.app[APP]
+    member = request.get(MEMBER)
+    page = await app.conversation.page(before=before, limit=limit)
+    visible = [m for m in page if not member or m.member in ("", member)]
+    return web.json_response(
+        {"messages": [m.as_dict() for m in visible],
+         "next_before": page[-1].id if len(page) == limit else None}
+    )
+
+
+async def delete_message(request: web.Request) -> web.Response:
+    raw = request.match_info["message_id"]
+    if not raw.isdigit():
+        raise RequestError(f"message id: expected an integer, got {raw!r}", param="id")
+    app = request.app[APP]
+    message = await app.conversation.get(int(raw))
+    member = request.get(MEMBER)
+    if message is None or (member and message.member not in ("", member)):
+        raise NotFoundError(f"message {raw} does not exist")
+    forgotten = await app.forget_message(message)
+    return web.json_response({"id": message.id, "deleted": True, "forgotten": forgotten})
+
+
+def add_routes(web_app: web.Application) -> None:
+    web_app.router.add_get("/api/messages", list_messages)
+    web_app.router.add_delete("/api/messages/{message_id}", delete_message)

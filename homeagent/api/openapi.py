@@ -1,0 +1,262 @@
+"""The OpenAPI 3.1 document of every HTTP route (served at /api/openapi.json).
+
+Kept beside the routes by hand rather than generated, so it says what the API promises
+(shapes, errors, SSE) instead of what a framework can infer. A test fails when a route
+exists that this document does not describe.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiohttp import web
+
+from homeagent import __version__
+
+JSON = "application/json"
+SSE = "text/event-stream"
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"description": description, "content": {JSON: {"schema": schema}}}
+
+
+def _errors(*codes: int) -> dict[str, Any]:
+    text = {400: "malformed request", 401: "missing or invalid token", 404: "not found",
+            413: "body too large", 429: "rate limited", 502: "the model failed"}
+    return {str(c): _json(_ref("Error"), text[c]) for c in codes}
+
+
+def _query(name: str, schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"name": name, "in": "query", "required": False, "schema": schema, "description": description}
+
+
+def _path_param(name: str) -> dict[str, Any]:
+    return {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+
+
+_STR = {"type": "string"}
+_NULLABLE_NUM = {"type": ["number", "null"]}
+
+SCHEMAS: dict[str, Any] = {
+    "Error": {
+        "type": "object",
+        "required": ["error"],
+        "properties": {"error": {
+            "type": "object",
+            "required": ["message", "type", "code"],
+            "properties": {"message": _STR, "type": _STR, "code": {"type": ["string", "null"]},
+                           "param": {"type": ["string", "null"]}},
+        }},
+    },
+    "Health": {
+        "type": "object",
+        "required": ["status", "version", "db", "provider", "agent"],
+        "properties": {"status": {"enum": ["ok", "degraded"]}, "version": _STR,
+                       "uptime_s": {"type": "number"}, "db": {"type": "object"},
+                       "provider": {"type": "object"}, "agent": {"type": "object"},
+                       "tools": {"type": "integer"}},
+    },
+    "ModelList": {
+        "type": "object",
+        "required": ["object", "data"],
+        "properties": {"object": {"const": "list"}, "data": {"type": "array", "items": {
+            "type": "object", "required": ["id", "object", "created", "owned_by"],
+            "properties": {"id": _STR, "object": {"const": "model"}, "created": {"type": "integer"},
+                           "owned_by": _STR}}}},
+    },
+    "ChatCompletionRequest": {
+        "type": "object",
+        "required": ["model", "messages"],
+        "properties": {
+            "model": {"type": "string", "minLength": 1,
+                      "description": "homeagent, or the loaded model's name (others: 404)"},
+            "messages": {"type": "array", "minItems": 1, "items": _ref("ChatMessage"),
+                         "contains": _ref("UserMessageWithText")},
+            "stream": {"type": "boolean"},
+            "stream_options": {"type": "object", "properties": {"include_usage": {"type": "boolean"}}},
+            "user": _STR,
+            "tools": {"type": "array", "maxItems": 0,
+                      "description": "client-side tools are not supported: HomeAgent runs its own"},
+        },
+    },
+    "ChatMessage": {
+        "type": "object", "required": ["role"],
+        "properties": {"role": {"enum": ["system", "developer", "user", "assistant", "tool"]},
+                       "content": {"anyOf": [{"type": "string"}, {"type": "null"},
+                                             {"type": "array", "items": _ref("TextPart")}]}},
+    },
+    "TextPart": {
+        "type": "object", "required": ["type", "text"],
+        "properties": {"type": {"const": "text"}, "text": {"type": "string"}},
+    },
+    "UserMessageWithText": {
+        "type": "object", "required": ["role", "content"],
+        "properties": {"role": {"const": "user"},
+                       "content": {"anyOf": [
+                           {"type": "string", "pattern": "\\S"},
+                           {"type": "array", "contains": {"type": "object", "required": ["text"],
+                                                          "properties": {"text": {"type": "string", "pattern": "\\S"}}}},
+                       ]}},
+    },
+    "SSEEvent": {
+        "type": "object", "required": ["data"],
+        "properties": {"event": _STR, "data": _STR, "id": _STR, "retry": {"type": "integer"}},
+    },
+    "ChatCompletion": {
+        "type": "object",
+        "required": ["id", "object", "created", "model", "choices", "usage"],
+        "properties": {"id": _STR, "object": {"const": "chat.completion"}, "created": {"type": "integer"},
+                       "model": _STR, "choices": {"type": "array"}, "usage": {"type": "object"}},
+    },
+    "AgentChatRequest": {
+        "type": "object",
+        "required": ["message"],
+        "properties": {"message": {"type": "string", "pattern": "\\S", "maxLength": 32000},
+                       "device_id": _STR, "context": _STR,
+                       "channel": _STR, "cancel_running": {"type": "boolean"}, "member": _STR},
+    },
+    "Devices": {
+        "type": "object", "required": ["devices"],
+        "properties": {"devices": {"type": "array", "items": {"type": "object"}}},
+    },
+    "RunCreate": {
+        "type": "object",
+        "required": ["input"],
+        "additionalProperties": False,
+        "properties": {"input": {"type": "string", "pattern": "\\S"}, "channel": _STR, "device_id": _STR,
+                       "context": _STR, "cancel_running": {"type": "boolean"}, "member": _STR},
+    },
+    "RunCreated": {
+        "type": "object", "required": ["id", "status", "events_url"],
+        "properties": {"id": _STR, "status": {"const": "queued"}, "events_url": _STR},
+    },
+    "Run": {
+        "type": "object",
+        "required": ["id", "status", "input", "output", "created_at", "usage"],
+        "properties": {
+            "id": _STR, "channel": _STR, "device_id": _STR, "member": _STR, "input": _STR, "output": _STR,
+            "status": {"enum": ["queued", "running", "waiting_permission", "completed", "failed",
+                                "cancelled", "interrupted"]},
+            "error": {"type": ["object", "null"]}, "provider": _STR, "model": _STR,
+            "usage": {"type": "object"}, "created_at": {"type": "number"},
+            "started_at": _NULLABLE_NUM, "finished_at": _NULLABLE_NUM, "duration_ms": _NULLABLE_NUM,
+            "last_sequence": {"type": "integer"},
+        },
+    },
+    "RunList": {
+        "type": "object", "required": ["runs"],
+        "properties": {"runs": {"type": "array", "items": _ref("Run")}, "next_before": _NULLABLE_NUM},
+    },
+    "Trace": {
+        "type": "object", "required": ["run", "events", "stats", "has_more"],
+        "properties": {"run": _ref("Run"), "events": {"type": "array", "items": {"type": "object"}},
+                       "next_cursor": {"type": ["integer", "null"]}, "has_more": {"type": "boolean"},
+                       "stats": {"type": "object"}, "config_snapshot": {"type": "object"}},
+    },
+    "CancelResult": {
+        "type": "object", "required": ["id", "cancelled", "status"],
+        "properties": {"id": _STR, "cancelled": {"type": "boolean"}, "status": _STR},
+    },
+    "Messages": {
+        "type": "object", "required": ["messages"],
+        "properties": {"messages": {"type": "array", "items": {"type": "object"}},
+                       "next_before": {"type": ["integer", "null"]}},
+    },
+    "Forgotten": {
+        "type": "object", "required": ["id", "deleted", "forgotten"],
+        "properties": {"id": {"type": "integer"}, "deleted": {"type": "boolean"},
+                       "forgotten": {"type": "object"}},
+    },
+}
+
+_SSE_RESPONSE = {"description": "Server-Sent Events", "content": {SSE: {"schema": _ref("SSEEvent")}}}
+_RUN_ID = [_path_param("run_id")]
+
+PATHS: dict[str, Any] = {
+    "/healthz": {"get": {"summary": "Daemon health (never needs a token)", "security": [],
+                         "responses": {"200": _json(_ref("Health"), "the daemon serves")}}},
+    "/api/openapi.json": {"get": {"summary": "This document", "security": [],
+                                  "responses": {"200": _json({"type": "object"}, "OpenAPI 3.1")}}},
+    "/v1/models": {"get": {"summary": "Models (OpenAI-compatible)",
+                           "responses": {"200": _json(_ref("ModelList"), "models"), **_errors(401, 429)}}},
+    "/v1/chat/completions": {"post": {
+        "summary": "Chat with the agent (OpenAI-compatible; stream: true gives SSE)",
+        "requestBody": {"required": True, "content": {JSON: {"schema": _ref("ChatCompletionRequest")}}},
+        "responses": {"200": {"description": "a completion, or SSE chunks ending in [DONE]",
+                              "content": {JSON: {"schema": _ref("ChatCompletion")},
+                                          SSE: {"schema": _ref("SSEEvent")}}},
+                      **_errors(400, 401, 404, 413, 429, 502)}}},
+    "/api/chat": {"post": {
+        "summary": "One turn as SSE of agent events",
+        "requestBody": {"required": True, "content": {JSON: {"schema": _ref("AgentChatRequest")}}},
+        "responses": {"200": _SSE_RESPONSE, **_errors(400, 401, 413, 429)}}},
+    "/api/devices": {"get": {"summary": "Devices that have spoken to the agent",
+                             "responses": {"200": _json(_ref("Devices"), "devices"), **_errors(401, 429)}}},
+    "/api/agent/runs": {
+        "post": {"summary": "Start a run; returns its id at once",
+                 "requestBody": {"required": True, "content": {JSON: {"schema": _ref("RunCreate")}}},
+                 "responses": {"202": _json(_ref("RunCreated"), "queued"), **_errors(400, 401, 413, 429)}},
+        "get": {"summary": "List runs, newest first",
+                "parameters": [
+                    _query("status", {"enum": ["queued", "running", "waiting_permission", "completed",
+                                               "failed", "cancelled", "interrupted"]}, "filter by status"),
+                    _query("limit", {"type": "integer", "minimum": 1, "maximum": 500}, "page size"),
+                    _query("before", {"type": "number"}, "only runs created before this time")],
+                "responses": {"200": _json(_ref("RunList"), "runs"), **_errors(400, 401, 429)}},
+    },
+    "/api/agent/runs/{run_id}": {"get": {
+        "summary": "One run", "parameters": _RUN_ID,
+        "responses": {"200": _json(_ref("Run"), "the run"), **_errors(401, 404, 429)}}},
+    "/api/agent/runs/{run_id}/events": {"get": {
+        "summary": "The run's events as SSE (id: sequence), resumable",
+        "parameters": [*_RUN_ID,
+                       _query("after_sequence", {"type": "integer", "minimum": -1, "maximum": 2**62}, "resume after this event"),
+                       {"name": "Last-Event-ID", "in": "header", "required": False,
+                        "schema": {"type": "string", "pattern": "^-?[0-9]{1,18}$"}}],
+        "responses": {"200": _SSE_RESPONSE, **_errors(400, 401, 404, 429)}}},
+    "/api/agent/runs/{run_id}/trace": {"get": {
+        "summary": "Flat trace page with stats",
+        "parameters": [*_RUN_ID,
+                       _query("after_sequence", {"type": "integer", "minimum": -1, "maximum": 2**62}, "cursor"),
+                       _query("limit", {"type": "integer", "minimum": 1, "maximum": 1000}, "page size")],
+        "responses": {"200": _json(_ref("Trace"), "trace page"), **_errors(400, 401, 404, 429)}}},
+    "/api/agent/runs/{run_id}/cancel": {"post": {
+        "summary": "Cancel a queued or running run", "parameters": _RUN_ID,
+        "responses": {"200": _json(_ref("CancelResult"), "cancel requested"), **_errors(401, 404, 429)}}},
+    "/api/messages": {"get": {
+        "summary": "The conversation, newest first",
+        "parameters": [_query("before", {"type": "integer", "minimum": 0, "maximum": 2**62},
+                              "only messages older than this id"),
+                       _query("limit", {"type": "integer", "minimum": 1, "maximum": 500}, "page size")],
+        "responses": {"200": _json(_ref("Messages"), "messages"), **_errors(400, 401, 429)}}},
+    "/api/messages/{message_id}": {"delete": {
+        "summary": "Forget a message everywhere memory holds it",
+        "parameters": [{"name": "message_id", "in": "path", "required": True,
+                        "schema": {"type": "string", "pattern": "^[0-9]+$"}}],
+        "responses": {"200": _json(_ref("Forgotten"), "forgotten"), **_errors(400, 401, 404, 429)}}},
+}
+
+
+def build_document(extra_paths: dict[str, Any] | None = None,
+                   extra_schemas: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "HomeAgent", "version": __version__,
+                 "description": "The household agent's HTTP API."},
+        "servers": [{"url": "/"}],
+        "components": {
+            "schemas": {**SCHEMAS, **(extra_schemas or {})},
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+        },
+        "security": [{"bearer": []}, {}],
+        "paths": {**PATHS, **(extra_paths or {})},
+    }
+
+
+async def openapi_document(request: web.Request) -> web.Response:
+    return web.json_response(build_document())

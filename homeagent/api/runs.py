@@ -1,0 +1,162 @@
+"""Runs over HTTP: create, read, follow (resumable SSE), trace, cancel, list.
+
+    POST /api/agent/runs                       {"input": ...} → 202 with the run id at once
+    GET  /api/agent/runs?status=&limit=&before=
+    GET  /api/agent/runs/{id}
+    GET  /api/agent/runs/{id}/events           SSE, `id: <sequence>` on every frame;
+                                               resume with Last-Event-ID or ?after_sequence=
+    GET  /api/agent/runs/{id}/trace?after_sequence=&limit=
+    POST /api/agent/runs/{id}/cancel
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from aiohttp import web
+
+from homeagent.api.agent_chat import sse_frame
+from homeagent.api.auth import MEMBER, member_of
+from homeagent.api.keys import APP
+from homeagent.api.middleware import read_json
+from homeagent.errors import NotFoundError, RequestError
+from homeagent.io import Interrupt, ReplyHandle
+
+_RUN_FIELDS = {"input", "channel", "device_id", "context", "cancel_running", "member"}
+_STATUSES = {"queued", "running", "waiting_permission", "completed", "failed", "cancelled", "interrupted"}
+
+
+def int_param(request: web.Request, name: str, default: int, lo: int, hi: int) -> int:
+    raw = request.query.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError as err:
+        raise RequestError(f"{name}: expected an integer, got {raw!r}", param=name) from err
+    if not lo <= value <= hi:
+        raise RequestError(f"{name}: expected an integer from {lo} to {hi}, got {value}", param=name)
+    return value
+
+
+def _visible(request: web.Request, owner: str) -> bool:
+    """A member's token sees that member's runs and household ones; the household token all."""
+    member = request.get(MEMBER)
+    return not member or owner in ("", member)
+
+
+async def _run_or_404(request: web.Request) -> Any:
+    hub = request.app[APP].runs
+    record = await hub.get(request.match_info["run_id"])
+    if record is None or not _visible(request, record.member):
+        raise NotFoundError(f"run {request.match_info['run_id']!r} does not exist")
+    return record
+
+
+async def create_run(request: web.Request) -> web.Response:
+    app = request.app[APP]
+    body = await read_json(request)
+    unknown = sorted(set(body) - _RUN_FIELDS)
+    if unknown:
+        raise RequestError(
+            f"{unknown[0]}: unknown field; allowed: {', '.join(sorted(_RUN_FIELDS))}", param=unknown[0]
+        )
+    text = body.get("input")
+    if not isinstance(text, str) or not text.strip():
+        raise RequestError("input: required, a non-empty string", param="input")
+    for name in ("channel", "device_id", "context", "member"):
+        if not isinstance(body.get(name, ""), str):
+            raise RequestError(f"{name}: expected a string", param=name)
+    if not isinstance(body.get("cancel_running", False), bool):
+        raise RequestError("cancel_running: expected true or false", param="cancel_running")
+    channel = body.get("channel") or "api"
+    device = body.get("device_id") or (request.remote or "")
+    member = member_of(request, body.get("member", ""))
+    reply = ReplyHandle(detached=True)
+    interrupt = Interrupt(
+        text=text, channel=channel, reply=reply, device_id=device, member=member,
+        context=body.get("context", ""), cancel_running=body.get("cancel_running", False),
+    )
+    app.runs.create(interrupt.turn_id, channel=channel, device_id=device, member=member, text=text,
+                    cancel=reply.cancel)
+    await app.devices.touch(channel, device)
+    await app.inbox.submit(interrupt)
+    return web.json_response(
+        {"id": interrupt.turn_id, "status": "queued",
+         "events_url": f"/api/agent/runs/{interrupt.turn_id}/events"},
+        status=202,
+    )
+
+
+async def get_run(request: web.Request) -> web.Response:
+    record = await _run_or_404(request)
+    return web.json_response(record.as_dict(), dumps=_dumps)
+
+
+async def list_runs(request: web.Request) -> web.Response:
+    status = request.query.get("status")
+    if status is not None and status not in _STATUSES:
+        raise RequestError(f"status: expected one of {', '.join(sorted(_STATUSES))}", param="status")
+    limit = int_param(request, "limit", 50, 1, 500)
+    before_raw = request.query.get("before")
+    try:
+        before = float(before_raw) if before_raw is not None else None
+        if before is not None and not math.isfinite(before):
+            raise ValueError(before_raw)
+    except ValueError as err:
+        raise RequestError("before: expected a creation time (seconds since the epoch)", param="before") from err
+    hub = request.app[APP].runs
+    records = [r for r in await hub.list(status=status, limit=limit, before=before) if _visible(request, r.member)]
+    return web.json_response(
+        {"runs": [r.as_dict() for r in records],
+         "next_before": records[-1].created_at if len(records) == limit else None},
+        dumps=_dumps,
+    )
+
+
+async def run_events(request: web.Request) -> web.StreamResponse:
+    record = await _run_or_404(request)
+    last_id = request.headers.get("Last-Event-ID", "").strip()
+    if last_id:
+        if not last_id.lstrip("-").isdigit():
+            raise RequestError("Last-Event-ID: expected an event sequence number", param="Last-Event-ID")
+        after = int(last_id)
+    else:
+        after = int_param(request, "after_sequence", 0, -1, 2**62)
+    response = web.StreamResponse(
+        headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    )
+    await response.prepare(request)
+    async for event in request.app[APP].runs.follow(record.id, max(after, 0)):
+        await response.write(sse_frame(event.type, event.payload, event.sequence))
+    await response.write_eof()
+    return response
+
+
+async def run_trace(request: web.Request) -> web.Response:
+    record = await _run_or_404(request)
+    after = max(int_param(request, "after_sequence", 0, -1, 2**62), 0)
+    limit = int_param(request, "limit", 200, 1, 1000)
+    trace = await request.app[APP].runs.trace_page(record.id, after, limit)
+    return web.json_response(trace, dumps=_dumps)
+
+
+async def cancel_run(request: web.Request) -> web.Response:
+    record = await _run_or_404(request)
+    cancelled = request.app[APP].runs.cancel(record.id)
+    return web.json_response({"id": record.id, "cancelled": cancelled, "status": record.status})
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, default=str)
+
+
+def add_routes(web_app: web.Application) -> None:
+    web_app.router.add_post("/api/agent/runs", create_run)
+    web_app.router.add_get("/api/agent/runs", list_runs)
+    web_app.router.add_get("/api/agent/runs/{run_id}", get_run)
+    web_app.router.add_get("/api/agent/runs/{run_id}/events", run_events)
+    web_app.router.add_get("/api/agent/runs/{run_id}/trace", run_trace)
+    web_app.router.add_post("/api/agent/runs/{run_id}/cancel", cancel_run)

@@ -1,0 +1,14 @@
+"""Every migration of the one database, from every package that owns tables."""
+
+from __future__ import annotations
+
+from homeagent.store.db import Migration
+from homeagent.store.migrations import MIGRATIONS as CORE
+
+
+def all_migrations() -> tuple[Migration, ...]:
+    migrations = [*CORE]
+    versions = [m.version for m in migrations]
+    if len(versions) != len(set(versions)):
+        raise ValueError(f"duplicate migration versions: {sorted(versions)}")
+    return tuple(sorted(migrations, key=lambda m: m.version))
