@@ -146,6 +146,8 @@ class RunHub:
         self._queue: list[tuple[str, tuple[Any, ...]]] = []
         self._wake = anyio.Event()
         self._flushed = anyio.Event()
+        self._snapshot_source: Mapping[str, Any] | None = None
+        self._snapshot_clean: dict[str, Any] = {}
 
     # -- start-up -------------------------------------------------------------------------
 
@@ -188,7 +190,9 @@ class RunHub:
         rec = live.record
         rec.status, rec.provider, rec.model = "running", provider, model
         rec.started_at = time.time()
-        rec.config_snapshot = clean_payload(snapshot)
+        if self._snapshot_source is not snapshot:  # the agent's snapshot rarely changes
+            self._snapshot_source, self._snapshot_clean = snapshot, clean_payload(snapshot)
+        rec.config_snapshot = self._snapshot_clean
         self._enqueue("update", rec)
         self._notify(live)
 
