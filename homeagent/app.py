@@ -27,10 +27,13 @@ from homeagent.clock import Clock, SystemClock
 from homeagent.config import Config
 from homeagent.errors import ConfigError, StartupError
 from homeagent.io import DeviceRegistry, Inbox
+from homeagent.knowledge import KnowledgeBase, KnowledgeWatcher, knowledge_tools
 from homeagent.llm.base import Provider
 from homeagent.llm.factory import build_provider
 from homeagent.log import get_logger
 from homeagent.members import MemberStore
+from homeagent.memory.heartbeat import HeartbeatReport, HeartbeatSettings, heartbeat_loop
+from homeagent.memory.service import MemoryService, MemorySettings
 from homeagent.schema import all_migrations
 from homeagent.store import Database
 from homeagent.tools.builtin import builtin_tools
@@ -103,6 +106,33 @@ class App:
         for spec in (*builtin_tools(), *self._extra_tools):
             self.tools.register(spec)
 
+        mcfg = cfg.memory
+        self.memory = MemoryService(self.db, data_dir, self.clock, MemorySettings(
+            context_top_k=mcfg.context_top_k, context_keep_last=mcfg.context_keep_last,
+            history_tokens=mcfg.history_tokens, graph_prompt_tokens=mcfg.graph_prompt_tokens,
+            documents_prompt_tokens=mcfg.documents_prompt_tokens,
+            documents_in_prompt=mcfg.documents_in_prompt,
+            heartbeat=HeartbeatSettings(
+                cold_idle_seconds=mcfg.cold_after, cold_max_access=mcfg.cold_max_access,
+                cold_batch=mcfg.cold_batch, merge_threshold=mcfg.merge_threshold,
+                merge_limit=mcfg.merge_limit, merge_incremental=mcfg.merge_incremental,
+                distill_batch=mcfg.distill_batch, distill_max_records=mcfg.distill_max_records,
+                distill_timeout=mcfg.distill_timeout, speaker=mcfg.speaker,
+            ),
+        ))  # fmt: skip
+        await self._stack.enter_async_context(self.memory.opened())
+        for spec in self.memory.tools():
+            self.tools.register(spec)
+
+        kcfg = cfg.knowledge
+        self.knowledge = KnowledgeBase(
+            Path(kcfg.dir), self.db, max_file_bytes=kcfg.max_file_bytes,
+            chunk_tokens=kcfg.chunk_tokens, prompt_min_score=kcfg.prompt_min_score, prompt_k=kcfg.prompt_k,
+        )
+        await self.knowledge.open()
+        for spec in knowledge_tools(self.knowledge):
+            self.tools.register(spec)
+
         self.prompt = PromptBuilder(self.personality, self.tools)
         await self.provider.prime(self.prompt.stable_prefix(self.provider.supports_tools))
 
@@ -125,7 +155,13 @@ class App:
             max_tokens=cfg.llm.max_tokens,
             runs=self.runs,
             snapshot=self._snapshot(),
+            context_sources=[
+                self.memory.graph_section, self.memory.documents_section, self._knowledge_section,
+            ],
+            history_source=self.memory.history,
+            after_turn=[self.memory.after_turn],
         )
+        self.forgetters.append(self.memory.forget_message)
         log.info(
             "app.opened",
             data_dir=str(data_dir),
@@ -149,6 +185,15 @@ class App:
             },
             "tools": sorted(spec.name for spec in self.tools),
         }
+
+    async def heartbeat(self) -> HeartbeatReport:
+        """Distil and reorganise memory (also `homeagent memory heartbeat`)."""
+        provider = self.provider if self.config.memory.distill_provider == "chat" else None
+        return await self.memory.heartbeat(provider)
+
+    async def _knowledge_section(self, text: str, member: str) -> tuple[str, str]:
+        budget = self.config.knowledge.prompt_budget_tokens
+        return "Knowledge", await self.knowledge.prompt_section(text, budget)
 
     async def forget_message(self, message: StoredMessage) -> dict[str, int]:
         """Forget one message on the user's request: the conversation and every memory tier."""
@@ -184,6 +229,11 @@ class App:
                 await tg.start(serve_http, self, host, port)
             self.health.serving = True
             tg.start_soon(watchdog_loop)
+            if self.config.daemon.heartbeat_interval > 0:
+                tg.start_soon(heartbeat_loop, self.config.daemon.heartbeat_interval, self.heartbeat)
+            if self.config.knowledge.watch:
+                watcher = KnowledgeWatcher(self.knowledge, debounce=self.config.knowledge.watch_debounce)
+                await tg.start(watcher.run)
             if on_ready is not None:
                 result = on_ready()
                 if result is not None:

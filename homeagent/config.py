@@ -85,6 +85,34 @@ class APIConfig:
 @dataclass(frozen=True)
 class KnowledgeConfig:
     dir: PathValue = PathValue("../knowledge")
+    max_file_bytes: int = 1_048_576
+    chunk_tokens: int = 300
+    watch: bool = True
+    watch_debounce: Duration = Duration(0.5)
+    prompt_budget_tokens: int = 400
+    prompt_k: int = 3
+    prompt_min_score: float = 0.15
+
+
+@dataclass(frozen=True)
+class MemoryConfig:
+    context_top_k: int = 30
+    context_keep_last: int = 3
+    history_tokens: int = 1200
+    graph_prompt_tokens: int = 300
+    documents_prompt_tokens: int = 300
+    documents_in_prompt: int = 3
+    cold_after: Duration = Duration(72 * 3600)
+    cold_max_access: int = 2
+    cold_batch: int = 1000
+    merge_threshold: float = 0.5
+    merge_limit: int = 500
+    merge_incremental: bool = True
+    distill_provider: Literal["rules", "chat"] = "rules"
+    distill_batch: int = 8
+    distill_max_records: int = 2000
+    distill_timeout: Duration = Duration(120)
+    speaker: str = "user"
 
 
 @dataclass(frozen=True)
@@ -100,6 +128,7 @@ class Config:
     agent: AgentConfig = field(default_factory=AgentConfig)
     api: APIConfig = field(default_factory=APIConfig)
     knowledge: KnowledgeConfig = field(default_factory=KnowledgeConfig)
+    memory: MemoryConfig = field(default_factory=MemoryConfig)
     log: LogConfig = field(default_factory=LogConfig)
     source: PathValue = PathValue("")
 

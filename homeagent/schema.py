@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from homeagent.knowledge.schema import MIGRATIONS as KNOWLEDGE
+from homeagent.memory.graph_schema import MIGRATIONS as GRAPH
+from homeagent.memory.schema import MIGRATIONS as MEMORY
 from homeagent.store.db import Migration
 from homeagent.store.migrations import MIGRATIONS as CORE
 
 
 def all_migrations() -> tuple[Migration, ...]:
-    migrations = [*CORE]
+    migrations = [*CORE, *MEMORY, *GRAPH, *KNOWLEDGE]
     versions = [m.version for m in migrations]
     if len(versions) != len(set(versions)):
         raise ValueError(f"duplicate migration versions: {sorted(versions)}")

@@ -24,6 +24,16 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def _knowledge_copy(tmp_path: Path) -> Path:
+    """The preset knowledge, copied so a test's uploads never touch the repository."""
+    import shutil
+
+    target = tmp_path / "knowledge"
+    if not target.exists():
+        shutil.copytree(REPO / "knowledge", target)
+    return target
+
+
 def write_config(tmp_path: Path, text: str = "", **sections: dict) -> Path:
     """A config file in tmp_path using the repo's personal.md and a temp data dir."""
     import yaml
@@ -31,7 +41,7 @@ def write_config(tmp_path: Path, text: str = "", **sections: dict) -> Path:
     raw: dict = {
         "daemon": {"data_dir": str(tmp_path / "data"), "listen_addr": f"127.0.0.1:{free_port()}"},
         "agent": {"personality_file": str(REPO / "personal.md")},
-        "knowledge": {"dir": str(REPO / "knowledge")},
+        "knowledge": {"dir": str(_knowledge_copy(tmp_path))},
         "log": {"level": "info", "format": "json"},
     }
     for name, values in sections.items():

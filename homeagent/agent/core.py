@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import Any
@@ -56,6 +56,9 @@ from homeagent.tools.registry import ToolContext, ToolRegistry, ToolResult
 
 log = get_logger("homeagent.agent")
 
+# A source of one prompt section for a turn: (user text, member) → (title, body) or None.
+ContextSource = Callable[[str, str], Awaitable[tuple[str, str] | None]]
+
 FINAL_ANSWER_NOTE = (
     "You have used every tool round this turn. Answer the user now in plain words, "
     "without calling any tool or writing any [ACTION] block."
@@ -94,6 +97,9 @@ class Agent:
         max_tokens: int | None = None,
         runs: RunHub | None = None,
         snapshot: Mapping[str, Any] | None = None,
+        context_sources: Sequence[ContextSource] = (),
+        history_source: Callable[[str], Awaitable[list[Message]]] | None = None,
+        after_turn: Sequence[Callable[[Interrupt, str], Awaitable[None]]] = (),
     ):
         self.provider = provider
         self.registry = registry
@@ -105,6 +111,9 @@ class Agent:
         self.max_tokens = max_tokens
         self.runs = runs
         self.snapshot = dict(snapshot or {})
+        self.context_sources = list(context_sources)
+        self.history_source = history_source
+        self.after_turn = list(after_turn)
         self.stats = AgentStats()
         self._current_scope: anyio.CancelScope | None = None
 
@@ -196,6 +205,22 @@ class Agent:
             self.runs.event(interrupt.turn_id, event)
         return await interrupt.reply.emit(event)
 
+    async def _gather_context(self, interrupt: Interrupt) -> list[tuple[str, str]]:
+        """Prompt sections from memory and knowledge, fetched concurrently; a failing
+        source is logged and left out, never the end of the turn."""
+        sections: list[tuple[str, str] | None] = [None] * len(self.context_sources)
+
+        async def fetch(index: int, source: ContextSource) -> None:
+            try:
+                sections[index] = await source(interrupt.text, interrupt.member)
+            except Exception as err:  # noqa: BLE001 - context is optional, the turn is not
+                log.warning("turn.context_source_failed", source=getattr(source, "__name__", "?"), error=repr(err))
+
+        async with anyio.create_task_group() as tg:
+            for index, source in enumerate(self.context_sources):
+                tg.start_soon(fetch, index, source)
+        return [s for s in sections if s is not None and s[1].strip()]
+
     def _done(self, interrupt: Interrupt, state: _TurnState) -> TurnDone:
         return TurnDone(
             interrupt.turn_id,
@@ -211,15 +236,19 @@ class Agent:
     async def _turn(self, interrupt: Interrupt, state: _TurnState) -> TurnDone | TurnFailed:
         await self._emit(interrupt, TurnStarted(interrupt.turn_id))
         native = self.provider.supports_tools
-        history = [
-            Message(m.role, m.content)  # type: ignore[arg-type]
-            for m in await self.conversation.recent(self.config.history_turns)
-        ]
+        if self.history_source is not None:
+            history = await self.history_source(interrupt.member)
+        else:
+            history = [
+                Message(m.role, m.content)  # type: ignore[arg-type]
+                for m in await self.conversation.recent(self.config.history_turns)
+            ]
         built = self.prompt.build(
             user_text=interrupt.text,
             history=history,
             now=self.clock.now(),
             native_tools=native,
+            memory_sections=await self._gather_context(interrupt),
             turn_context=interrupt.context,
         )
         messages = list(built.messages)
@@ -269,11 +298,18 @@ class Agent:
         return done
 
     async def _record(self, interrupt: Interrupt, answer: str) -> None:
+        """Persist the exchange, then let memory learn from it; memory failing to learn
+        never costs the user the answer."""
         with anyio.CancelScope(shield=True):
             await self.conversation.record_exchange(
                 interrupt.turn_id, interrupt.channel, interrupt.device_id, interrupt.text,
                 answer.strip(), interrupt.member,
             )
+            for hook in self.after_turn:
+                try:
+                    await hook(interrupt, answer.strip())
+                except Exception as err:  # noqa: BLE001 - the exchange is already stored
+                    log.warning("turn.after_turn_failed", hook=getattr(hook, "__name__", "?"), error=repr(err))
 
     async def _generate(
         self, request: ChatRequest, native: bool, interrupt: Interrupt, state: _TurnState, round_no: int

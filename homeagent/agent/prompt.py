@@ -1,13 +1,17 @@
-"""The prompt builder: a fixed order with the stable part first.
+"""The prompt builder: a fixed order, the parts that change least first.
 
-    personality (personal.md, verbatim)        ┐ stable prefix: identical on every turn,
-    tool catalog (models without native tools) │ so a local engine can keep its evaluated
-    few-shot examples                          ┘ state (KV cache) across turns and restarts
-    current date and time
-    memory sections (graph index, documents, knowledge) when present
-    this turn's extra context (a client's system message)
-    working context (recent exchanges, as chat messages)
-    the user message
+    system  personality (personal.md, verbatim)        ┐ stable prefix: identical on every
+            tool catalog (models without native tools) │ turn, so a local engine keeps its
+            few-shot examples                          ┘ evaluated state across turns and restarts
+    working context (recent exchanges, as chat messages) — grows at its end, so most of it
+            stays in the engine's cache from one turn to the next
+    system  current date and time, memory sections (graph index, documents, knowledge),
+            this turn's extra context (a client's system message) — change every turn
+    user    the user message
+
+The per-turn sections come after the working context rather than before it: they differ
+on every turn (the time by the minute, memory by the question), and anything after them
+would have to be evaluated again each turn.
 """
 
 from __future__ import annotations
@@ -73,6 +77,10 @@ class PromptBuilder:
         dynamic += [f"## {title}\n{body}" for title, body in memory_sections if body.strip()]
         if turn_context.strip():
             dynamic.append(f"## Context for this turn\n{turn_context.strip()}")
-        system = stable + "\n\n" + "\n\n".join(dynamic)
-        messages = (Message("system", system), *history, Message("user", user_text))
+        messages = (
+            Message("system", stable),
+            *history,
+            Message("system", "\n\n".join(dynamic)),
+            Message("user", user_text),
+        )
         return BuiltPrompt(messages, len(stable))

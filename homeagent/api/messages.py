@@ -29,8 +29,8 @@ async def list_messages(request: web.Request) -> web.Response:
 
 async def delete_message(request: web.Request) -> web.Response:
     raw = request.match_info["message_id"]
-    if not raw.isdigit():
-        raise RequestError(f"message id: expected an integer, got {raw!r}", param="id")
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 18:
+        raise RequestError(f"message id: expected an integer of at most 18 digits, got {raw!r}", param="id")
     app = request.app[APP]
     message = await app.conversation.get(int(raw))
     member = request.get(MEMBER)

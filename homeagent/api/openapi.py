@@ -26,7 +26,7 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
 
 
 def _errors(*codes: int) -> dict[str, Any]:
-    text = {400: "malformed request", 401: "missing or invalid token", 404: "not found",
+    text = {400: "malformed request", 401: "missing or invalid token", 404: "not found", 409: "conflict",
             413: "body too large", 429: "rate limited", 502: "the model failed"}
     return {str(c): _json(_ref("Error"), text[c]) for c in codes}
 
@@ -167,6 +167,31 @@ SCHEMAS: dict[str, Any] = {
         "properties": {"messages": {"type": "array", "items": {"type": "object"}},
                        "next_before": {"type": ["integer", "null"]}},
     },
+    "KnowledgeUpload": {
+        "type": "object", "required": ["topic", "filename", "content"],
+        "properties": {
+            "topic": {"type": "string", "pattern": "^[A-Za-z0-9\u4e00-\u9fff][A-Za-z0-9_\u4e00-\u9fff-]{0,40}$"},
+            "filename": {"type": "string",
+                         "pattern": "^[A-Za-z0-9\u4e00-\u9fff][A-Za-z0-9_\u4e00-\u9fff-]{0,40}\\.(md|txt)$"},
+            "content": {"type": "string", "pattern": "^[^\u0000]*\\S[^\u0000]*$",
+                        "description": "UTF-8 text; over knowledge.max_file_bytes gets 413"},
+            "overwrite": {"type": "boolean"},
+        },
+        "description": "Also accepted as multipart/form-data with a 'file' part and a 'topic' field.",
+    },
+    "KnowledgeSaved": {
+        "type": "object", "required": ["topic", "path", "chunks", "bytes", "replaced"],
+        "properties": {"topic": _STR, "path": _STR, "chunks": {"type": "integer"}, "bytes": {"type": "integer"},
+                       "replaced": {"type": "boolean"}},
+    },
+    "KnowledgeTopics": {
+        "type": "object", "required": ["topics"],
+        "properties": {"topics": {"type": "array", "items": {"type": "object"}}},
+    },
+    "KnowledgeResults": {
+        "type": "object", "required": ["results"],
+        "properties": {"results": {"type": "array", "items": {"type": "object"}}},
+    },
     "Forgotten": {
         "type": "object", "required": ["id", "deleted", "forgotten"],
         "properties": {"id": {"type": "integer"}, "deleted": {"type": "boolean"},
@@ -228,6 +253,23 @@ PATHS: dict[str, Any] = {
     "/api/agent/runs/{run_id}/cancel": {"post": {
         "summary": "Cancel a queued or running run", "parameters": _RUN_ID,
         "responses": {"200": _json(_ref("CancelResult"), "cancel requested"), **_errors(401, 404, 429)}}},
+    "/api/knowledge": {
+        "get": {"summary": "Knowledge topics with file and chunk counts",
+                "responses": {"200": _json(_ref("KnowledgeTopics"), "topics"), **_errors(401, 429)}},
+        "post": {"summary": "Upload a text file into a knowledge topic",
+                 "requestBody": {"required": True, "content": {JSON: {"schema": _ref("KnowledgeUpload")}}},
+                 "responses": {"200": _json(_ref("KnowledgeSaved"), "replaced an existing file"),
+                               "201": _json(_ref("KnowledgeSaved"), "saved and indexed"),
+                               "409": _json(_ref("Error"), "the file exists (send overwrite: true)"),
+                               "415": _json(_ref("Error"), "not a text upload"),
+                               **_errors(400, 401, 413, 429)}},
+    },
+    "/api/knowledge/search": {"get": {
+        "summary": "Search the knowledge base",
+        "parameters": [{"name": "q", "in": "query", "required": True, "schema": {"type": "string", "pattern": "\\S"}},
+                       _query("k", {"type": "integer", "minimum": 1, "maximum": 50}, "how many hits"),
+                       _query("topic", {"type": "string"}, "only this topic")],
+        "responses": {"200": _json(_ref("KnowledgeResults"), "hits"), **_errors(400, 401, 429)}}},
     "/api/messages": {"get": {
         "summary": "The conversation, newest first",
         "parameters": [_query("before", {"type": "integer", "minimum": 0, "maximum": 2**62},
@@ -237,7 +279,7 @@ PATHS: dict[str, Any] = {
     "/api/messages/{message_id}": {"delete": {
         "summary": "Forget a message everywhere memory holds it",
         "parameters": [{"name": "message_id", "in": "path", "required": True,
-                        "schema": {"type": "string", "pattern": "^[0-9]+$"}}],
+                        "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"}}],
         "responses": {"200": _json(_ref("Forgotten"), "forgotten"), **_errors(400, 401, 404, 429)}}},
 }
 

@@ -10,6 +10,7 @@ import anyio
 from aiohttp import web
 
 from homeagent import __version__
+from homeagent.api import knowledge as knowledge_api
 from homeagent.api import messages as messages_api
 from homeagent.api import runs as runs_api
 from homeagent.api.agent_chat import agent_chat
@@ -88,6 +89,7 @@ def create_web_app(app: Any) -> web.Application:
     web_app.router.add_post("/api/chat", agent_chat)
     web_app.router.add_get("/api/devices", list_devices)
     runs_api.add_routes(web_app)
+    knowledge_api.add_routes(web_app, app.knowledge, max_upload_bytes=app.config.knowledge.max_file_bytes)
     messages_api.add_routes(web_app)
     web_app.router.add_get("/api/openapi.json", openapi_document)
     return web_app

@@ -45,6 +45,7 @@ from homeagent.log import get_logger
 log = get_logger("homeagent.llm.llama_cpp")
 
 _STATE_MAGIC = b"HASTATE1"
+_PREFIX_SLACK = 4  # tokens at the prefix's end that may tokenise differently in context
 _PREFIX_MARK = "\u2063HOMEAGENT_PREFIX_END\u2063"
 
 
@@ -71,7 +72,7 @@ class LlamaCppProvider:
         self.model = model
         self.model_path = Path(model_path)
         self._n_ctx = n_ctx
-        self._n_threads = n_threads or max(1, os.cpu_count() or 1)
+        self._n_threads = n_threads or _auto_threads()
         self._n_batch = n_batch
         self._temperature = temperature
         self._top_p = top_p
@@ -137,8 +138,29 @@ class LlamaCppProvider:
         async with self._lock:
             llm, self._llm = self._llm, None
             if llm is not None:
-                await anyio.to_thread.run_sync(llm.close)
+                with anyio.CancelScope(shield=True):
+                    await anyio.to_thread.run_sync(self._save_session, llm)
+                    await anyio.to_thread.run_sync(llm.close)
             self._state = "loading"
+
+    def _session_path(self) -> Path | None:
+        return self._state_dir / f"session-{self._state_key([])}.bin" if self._state_dir else None
+
+    def _save_session(self, llm: Any) -> None:
+        """Keep the whole evaluated context (prefix and conversation) for the next start,
+        so its first turn does not pay for the history again."""
+        path = self._session_path()
+        if path is None or llm.n_tokens <= self.prefix_tokens:
+            return
+        started = time.monotonic()
+        try:
+            with self._thread_lock:
+                self._save(path, llm.save_state(), prune="session-*.bin")
+        except (OSError, RuntimeError) as err:
+            log.warning("llm.session_state.save_failed", path=str(path), error=str(err))
+            return
+        log.info("llm.session_state.saved", tokens=int(llm.n_tokens),
+                 duration_ms=round((time.monotonic() - started) * 1000, 1))
 
     def status(self) -> ProviderStatus:
         return ProviderStatus(
@@ -190,6 +212,21 @@ class LlamaCppProvider:
         key = self._state_key(tokens)
         path = self._state_dir / f"prefix-{key}.bin" if self._state_dir else None
         with self._thread_lock:
+            session = self._session_path()
+            if session is not None and session.is_file():
+                try:
+                    n = self._restore(session, tokens)
+                    self.prefix_tokens, self.prefix_source = len(tokens), "restored"
+                    log.info(
+                        "llm.session_state.restored",
+                        tokens=n,
+                        duration_ms=round((time.monotonic() - started) * 1000, 1),
+                    )
+                    return
+                except (OSError, ValueError, RuntimeError) as err:
+                    # A session of another prefix (the personality changed) is stale.
+                    log.info("llm.session_state.unusable", path=str(session), error=str(err))
+                    session.unlink(missing_ok=True)
             if path is not None and path.is_file():
                 try:
                     self._restore(path, tokens)
@@ -221,7 +258,7 @@ class LlamaCppProvider:
         h.update(np.asarray(tokens, dtype=np.int32).tobytes())
         return h.hexdigest()[:32]
 
-    def _save(self, path: Path, state: Any) -> None:
+    def _save(self, path: Path, state: Any, prune: str = "prefix-*.bin") -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         header = json.dumps({"n_tokens": int(state.n_tokens), "size": int(state.llama_state_size)}).encode()
         ids = np.asarray(state.input_ids[: state.n_tokens], dtype=np.int32).tobytes()
@@ -231,11 +268,12 @@ class LlamaCppProvider:
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
-        for stale in path.parent.glob("prefix-*.bin"):
+        for stale in path.parent.glob(prune):
             if stale != path:
                 stale.unlink(missing_ok=True)
 
-    def _restore(self, path: Path, tokens: list[int]) -> None:
+    def _restore(self, path: Path, tokens: list[int]) -> int:
+        """Load a saved state whose tokens start with `tokens`; returns its token count."""
         from llama_cpp.llama import LlamaState
 
         blob = path.read_bytes()
@@ -246,8 +284,12 @@ class LlamaCppProvider:
         n = int(header["n_tokens"])
         ids_end = 12 + hlen + 4 * n
         ids = np.frombuffer(blob[12 + hlen : ids_end], dtype=np.int32)
-        if ids.tolist() != tokens:
-            raise ValueError("state does not match the prefix tokens")
+        # The prefix alone may end in a token that merges differently inside a longer
+        # text; a state that agrees on all but the last few tokens is still the same prefix.
+        head = ids[: len(tokens)].tolist()
+        common = next((i for i, (a, b) in enumerate(zip(head, tokens, strict=False)) if a != b), len(head))
+        if n < len(tokens) or common < max(1, len(tokens) - _PREFIX_SLACK):
+            raise ValueError("state does not start with the prefix tokens")
         state_bytes = blob[ids_end:]
         if len(state_bytes) != int(header["size"]):
             raise ValueError("state file is truncated")
@@ -264,6 +306,7 @@ class LlamaCppProvider:
                 seed=llm._seed,
             )
         )
+        return n
 
     # -- generation ---------------------------------------------------------------------
 
@@ -365,6 +408,22 @@ class LlamaCppProvider:
                 anyio.from_thread.run_sync(send.close, token=token)
             except RuntimeError:
                 pass
+
+
+def _auto_threads() -> int:
+    """Threads for `n_threads: 0`: every usable core but one, at least one.
+
+    llama.cpp's OpenMP workers spin while they wait, so with one worker per core the
+    daemon's own event loop (HTTP, token hand-off) competes with them for a core. On the
+    2-core target this measured slower for HomeAgent than one thread (bench/ttft.py,
+    docs/benchmarks.md); the in-process engine alone gains little from the second core
+    when the machine is shared.
+    """
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, cores - 1)
 
 
 def _compile_template(source: str) -> Any:

@@ -40,4 +40,8 @@ def test_served_document_is_the_fuzzed_one(daemon_url):
 @schema.parametrize()
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 def test_api_never_fails_and_matches_its_document(case, daemon_url):
-    case.call_and_validate(base_url=daemon_url, timeout=30)
+    # Every check but "reject anything off-schema": some routes deliberately accept and
+    # clean up input the document describes more narrowly (a topic name is sanitised).
+    case.call_and_validate(
+        base_url=daemon_url, timeout=30, excluded_checks=[schemathesis.checks.negative_data_rejection]
+    )

@@ -220,11 +220,13 @@ async def test_conversation_survives_restart_and_personality_leads_the_prompt(ma
     messages = second.requests[0].messages
     assert messages[0].role == "system"
     assert messages[0].content.startswith(app.personality.text)
-    assert [(m.role, m.content) for m in messages[1:]] == [
+    # Stable prefix, the working context, the per-turn system section, the question.
+    assert [(m.role, m.content) for m in messages[1:3]] == [
         ("user", "我喜欢绿茶"),
         ("assistant", "我记住了，你喜欢绿茶。"),
-        ("user", "我喜欢什么？"),
     ]
+    assert messages[3].role == "system" and "Current date and time" in messages[3].content
+    assert (messages[4].role, messages[4].content) == ("user", "我喜欢什么？")
 
 
 async def test_client_context_is_for_one_turn_only(make_config):
@@ -232,8 +234,11 @@ async def test_client_context_is_for_one_turn_only(make_config):
     async with running_app(make_config(), provider=provider) as app:
         await turn(app, "first", context="The user is in the kitchen.")
         await turn(app, "second")
-    assert "The user is in the kitchen." in provider.requests[0].messages[0].content
-    assert "kitchen" not in provider.requests[1].messages[0].content
+    def system_text(request) -> str:
+        return "\n".join(m.content for m in request.messages if m.role == "system")
+
+    assert "The user is in the kitchen." in system_text(provider.requests[0])
+    assert "kitchen" not in system_text(provider.requests[1])
 
 
 @pytest.mark.parametrize("content", [None, "", "   \n"])

@@ -71,7 +71,7 @@ async def test_system_message_is_context_for_that_turn(make_config):
     seen: list[str] = []
 
     def reply(request):
-        seen.append(request.messages[0].content)
+        seen.append("\n".join(m.content for m in request.messages if m.role == "system"))
         return "ok"
 
     async with running_app(make_config(), provider=FunctionProvider(reply), http=True) as app:

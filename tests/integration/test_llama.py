@@ -128,3 +128,25 @@ async def test_agent_turn_on_the_local_engine(make_config):
         assert events[-1].type == "done" and text_of(events).strip()
         assert events[-1].completion_tokens > 0
         assert await app.conversation.count() == 2
+
+
+async def test_whole_conversation_state_survives_a_restart(tmp_path):
+    first = provider(tmp_path)
+    await first.start()
+    await first.prime(PREFIX)
+    turn1 = request("What is the capital of France?")
+    reply = "".join(e.text for e in [e async for e in first.stream(turn1)] if isinstance(e, TextDelta))
+    await first.aclose()  # saves the evaluated conversation
+    assert len(list(tmp_path.glob("session-*.bin"))) == 1
+
+    second = provider(tmp_path)
+    await second.start()
+    await second.prime(PREFIX)
+    turn2 = ChatRequest(
+        messages=(*turn1.messages, Message("assistant", reply), Message("user", "And of Spain?")),
+        max_tokens=4,
+    )
+    usage = next(e for e in [e async for e in second.stream(turn2)] if isinstance(e, Usage))
+    await second.aclose()
+    # Beyond the stable prefix, the first turn's question came back from disk too.
+    assert usage.cached_tokens > second.prefix_tokens + 5

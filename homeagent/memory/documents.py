@@ -1,0 +1,568 @@
+"""L2 document memory: documents in SQLite, searched through a `VectorIndex`.
+
+A document is a summary, its full text, tags, entities, a source, the member it belongs
+to ("" = the household), a creation time and access statistics. Documents live in the
+`documents` table (migration 4) of one namespace; each has a vector in the index
+namespace `doc:<namespace>`, written in the same transaction as its row so a document
+is never stored without its vector or the reverse.
+
+Queries rank with BM25 plus time and query analysis (homeagent.memory.query): a time
+expression in the question (上个月, last week, yesterday) is cut out of the text and
+turned into a window that boosts documents written inside it (softly: people misplace
+dates by a little); question words are dropped; household words are expanded into the
+other language with a lower weight. Every document a query
+returns has its access count and last access updated, which is what makes unread
+documents "cold". `archive()` moves cold documents to `documents_archive` with every
+column kept: archived text stays readable by id and through `search_archive()`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import anyio
+import numpy as np
+
+from homeagent.clock import Clock
+from homeagent.log import get_logger
+from homeagent.memory.query import EXPANSION_WEIGHT, QueryPlanner
+from homeagent.memory.timecues import TimeCue
+from homeagent.memory.vector import Hit, Rerank, Scoring, VectorIndex
+from homeagent.store.db import Database
+from homeagent.tools.registry import Permission, ToolContext, ToolSpec
+
+log = get_logger("homeagent.memory.documents")
+
+SUMMARY_CHARS = 120
+_SENTENCE_END = re.compile(r"(?<=[。！？!?…])|(?<=[.])(?=\s)|\n")
+_COLUMNS = (
+    "doc_id, namespace, summary, text, tags, entities, source, member,"
+    " created_at, updated_at, access_count, last_access"
+)
+
+
+@dataclass(frozen=True)
+class Document:
+    id: str
+    namespace: str
+    summary: str
+    text: str
+    tags: tuple[str, ...]
+    entities: tuple[str, ...]
+    source: str
+    member: str
+    created_at: datetime
+    updated_at: datetime
+    access_count: int
+    last_access: datetime | None
+    archived_at: datetime | None = None  # set for documents read from the archive
+
+
+@dataclass(frozen=True)
+class DocumentHit:
+    document: Document
+    score: float
+
+
+@dataclass(frozen=True)
+class NewDocument:
+    """What a caller commits; missing fields are filled in by the store."""
+
+    text: str
+    id: str = ""  # "" = a new random id
+    summary: str = ""  # "" = made from the text
+    tags: tuple[str, ...] = ()
+    entities: tuple[str, ...] = ()
+    source: str = ""
+    member: str = ""
+    created_at: datetime | None = None  # None = now
+
+
+def summarize(text: str, limit: int = SUMMARY_CHARS) -> str:
+    """The first sentence, at most `limit` characters (Chinese and English aware)."""
+    text = re.sub(r"[ \t\r\f\v]+", " ", text).strip()
+    first = next((s.strip() for s in _SENTENCE_END.split(text) if s.strip()), "")
+    if len(first) <= limit:
+        return first
+    cut = first[:limit]
+    # Latin text: end at a word boundary when one is near; CJK text has none to find.
+    space = cut.rfind(" ")
+    if space > limit * 0.6:
+        cut = cut[:space]
+    return cut.rstrip(" ,，、;；:：") + "…"
+
+
+def time_rerank(
+    cue: TimeCue | None, now: datetime, *, has_terms: bool, floor: float = 0.001
+) -> Rerank:
+    """Combine lexical scores with the question's time window and a mild recency prior.
+
+    Inside the window a document keeps its full score; outside it drops to 25 %, with a
+    linear ramp over a margin of a quarter of the window (at least a day) because "last
+    month" said on the 2nd may mean five weeks ago. A question that is only a time
+    ("what did I say yesterday?") returns the window's documents, newest first; with
+    words, the window's other documents come after every lexical match.
+    """
+    now_ts = now.timestamp()
+
+    def rerank(scores: np.ndarray, stamps: np.ndarray) -> np.ndarray:
+        # Only documents that matched, or sit near the window, can score: compute on those.
+        hit = scores > 0
+        if cue is not None:
+            start, end = cue.start.timestamp(), cue.end.timestamp()
+            margin = max((end - start) / 4, 86400.0)
+            hit |= (stamps >= start - margin) & (stamps < end + margin)  # NaN: False
+        idx = np.flatnonzero(hit)
+        out = np.zeros_like(scores, dtype=np.float64)
+        if not idx.size:
+            return out
+        lex, when = scores[idx], stamps[idx]
+        known = ~np.isnan(when)
+        age_days = np.where(known, np.maximum(now_ts - np.nan_to_num(when), 0.0) / 86400, 365.0)
+        recency = np.exp(-age_days / 90.0)  # 1 today, 0.37 after three months
+        if cue is None:
+            out[idx] = lex * (0.95 + 0.05 * recency)
+            return out
+        outside = np.where(when < start, start - when, np.where(when >= end, when - end, 0.0))
+        # NaN stamps compare false both ways, so `known` must zero them explicitly.
+        inside = np.where(known, np.clip(1.0 - outside / margin, 0.0, 1.0), 0.0)
+        by_time = inside * (0.5 + 0.5 * recency)
+        if not has_terms:
+            out[idx] = by_time
+            return out
+        # Documents of the window that share no word with the question still follow
+        # every lexical match: "我昨天说了什么" has words, but none a document would share.
+        out[idx] = lex * (0.25 + 0.75 * inside) * (0.95 + 0.05 * recency) + floor * by_time
+        return out
+
+    return rerank
+
+
+def _ts(value: datetime) -> float:
+    return value.timestamp()
+
+
+class DocumentStore:
+    """L2 documents of one namespace, with their vector index."""
+
+    def __init__(
+        self,
+        db: Database,
+        *,
+        clock: Clock,
+        namespace: str = "documents",
+        planner: QueryPlanner | None = None,
+    ):
+        self.db = db
+        self.clock = clock
+        self.namespace = namespace
+        self.planner = planner or QueryPlanner()
+        self.index = VectorIndex(db, f"doc:{namespace}")
+        self.archive_index = VectorIndex(db, f"docarchive:{namespace}")
+
+    async def load(self) -> None:
+        await anyio.to_thread.run_sync(self.index.load_sync)
+
+    # -- rows -------------------------------------------------------------------------
+
+    def _doc(self, row: sqlite3.Row | Sequence[Any], archived: bool = False) -> Document:
+        tz = self.clock.now().tzinfo
+
+        def when(value: float | None) -> datetime | None:
+            return None if value is None else datetime.fromtimestamp(value, tz)
+
+        return Document(
+            id=row[0],
+            namespace=row[1],
+            summary=row[2],
+            text=row[3],
+            tags=tuple(json.loads(row[4])),
+            entities=tuple(json.loads(row[5])),
+            source=row[6],
+            member=row[7],
+            created_at=when(row[8]),  # type: ignore[arg-type]
+            updated_at=when(row[9]),  # type: ignore[arg-type]
+            access_count=row[10],
+            last_access=when(row[11]),
+            archived_at=when(row[12]) if archived else None,
+        )
+
+    def fetch_sync(self, ids: Sequence[str], table: str = "documents") -> dict[str, Document]:
+        """Documents by id from `documents` (or `documents_archive`); missing ids absent."""
+        extra = ", archived_at" if table == "documents_archive" else ""
+        out: dict[str, Document] = {}
+
+        def read(conn: sqlite3.Connection) -> list[sqlite3.Row]:
+            rows: list[sqlite3.Row] = []
+            for start in range(0, len(ids), 500):
+                chunk = list(ids[start : start + 500])
+                marks = ",".join("?" * len(chunk))
+                rows += conn.execute(
+                    f"SELECT {_COLUMNS}{extra} FROM {table}"
+                    f" WHERE namespace = ? AND doc_id IN ({marks})",
+                    (self.namespace, *chunk),
+                ).fetchall()
+            return rows
+
+        for row in self.db.read_sync(read):
+            out[row[0]] = self._doc(row, archived=bool(extra))
+        return out
+
+    # -- writes -----------------------------------------------------------------------
+
+    async def commit(
+        self, docs: Sequence[NewDocument], *, return_documents: bool = True
+    ) -> list[Document]:
+        return await anyio.to_thread.run_sync(
+            lambda: self.commit_sync(docs, return_documents=return_documents)
+        )
+
+    async def add(self, text: str, **fields: Any) -> Document:
+        """Commit one document; `fields` are those of `NewDocument`."""
+        return (await self.commit([NewDocument(text=text, **fields)]))[0]
+
+    def commit_sync(
+        self, docs: Sequence[NewDocument], *, return_documents: bool = True
+    ) -> list[Document]:
+        """Store documents and their vectors in one transaction; an existing id is replaced
+        (keeping its access statistics). Bulk loaders pass `return_documents=False` to
+        skip reading the stored rows back (the result is then empty)."""
+        now = _ts(self.clock.now())
+        rows = []
+        for doc in docs:
+            if not doc.text.strip():
+                raise ValueError("a document needs non-empty text")
+            doc_id = doc.id or uuid.uuid4().hex
+            created = _ts(doc.created_at) if doc.created_at is not None else now
+            rows.append((
+                doc_id, self.namespace, doc.summary.strip() or summarize(doc.text), doc.text,
+                json.dumps(list(doc.tags), ensure_ascii=False),
+                json.dumps(list(doc.entities), ensure_ascii=False),
+                doc.source, doc.member, created, now,
+            ))  # fmt: skip
+        # The vector covers the summary too, so a hand-written summary is searchable.
+        vectors = self.index.prepare(
+            [(r[0], f"{r[2]}\n{r[3]}" if r[2] not in r[3] else r[3]) for r in rows],
+            [r[8] for r in rows],
+        )
+
+        def write(conn: sqlite3.Connection) -> None:
+            conn.executemany(
+                "INSERT INTO documents(doc_id, namespace, summary, text, tags, entities, source,"
+                " member, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT(namespace, doc_id) DO UPDATE SET summary = excluded.summary,"
+                " text = excluded.text, tags = excluded.tags, entities = excluded.entities,"
+                " source = excluded.source, member = excluded.member,"
+                " created_at = excluded.created_at, updated_at = excluded.updated_at",
+                rows,
+            )
+            self.index.write_rows(conn, vectors)
+
+        self.index.commit_sync(write, add=vectors)
+        if not return_documents:
+            return []
+        stored = self.fetch_sync([r[0] for r in rows])
+        return [stored[r[0]] for r in rows]
+
+    async def archive(self, ids: Sequence[str]) -> int:
+        return await anyio.to_thread.run_sync(self.archive_sync, ids)
+
+    def archive_sync(self, ids: Sequence[str]) -> int:
+        """Move documents to the archive (every column kept); returns how many moved."""
+        wanted = list(dict.fromkeys(ids))
+        live = self.fetch_sync(wanted)
+        if not live:
+            return 0
+        moved = [i for i in wanted if i in live]
+        now = _ts(self.clock.now())
+        vectors = self.archive_index.prepare(
+            [(i, f"{live[i].summary}\n{live[i].text}") for i in moved],
+            [_ts(live[i].created_at) for i in moved],
+        )
+
+        def write(conn: sqlite3.Connection) -> None:
+            for doc_id in moved:
+                conn.execute(
+                    f"INSERT OR REPLACE INTO documents_archive({_COLUMNS}, archived_at)"
+                    f" SELECT {_COLUMNS}, ? FROM documents WHERE namespace = ? AND doc_id = ?",
+                    (now, self.namespace, doc_id),
+                )
+                conn.execute(
+                    "DELETE FROM documents WHERE namespace = ? AND doc_id = ?",
+                    (self.namespace, doc_id),
+                )
+            self.index.delete_rows(conn, moved)
+            self.archive_index.write_rows(conn, vectors)
+
+        # Both indexes change in one transaction; then each one's memory follows.
+        self.index.commit_sync(write, remove=moved)
+        self.archive_index.commit_sync(None, add=vectors)
+        log.info("memory.documents.archived", namespace=self.namespace, count=len(moved))
+        return len(moved)
+
+    async def delete(self, ids: Sequence[str]) -> int:
+        return await anyio.to_thread.run_sync(self.delete_sync, ids)
+
+    def delete_sync(self, ids: Sequence[str]) -> int:
+        """Forget documents for good, live or archived (a user asked to forget them);
+        returns how many were deleted. Archiving, not this, is how memory ages."""
+        wanted = list(dict.fromkeys(ids))
+        if not wanted:
+            return 0
+        archived = list(self.fetch_sync(wanted, "documents_archive"))
+
+        def write(conn: sqlite3.Connection) -> int:
+            deleted = 0
+            for table in ("documents", "documents_archive"):
+                deleted += conn.executemany(
+                    f"DELETE FROM {table} WHERE namespace = ? AND doc_id = ?",
+                    [(self.namespace, i) for i in wanted],
+                ).rowcount
+            self.index.delete_rows(conn, wanted)
+            self.archive_index.delete_rows(conn, archived)
+            return deleted
+
+        deleted = self.index.commit_sync(write, remove=wanted)
+        if archived:
+            self.archive_index.commit_sync(None, remove=archived)
+        if deleted:
+            log.info("memory.documents.deleted", namespace=self.namespace, count=deleted)
+        return deleted if isinstance(deleted, int) else 0
+
+    async def reindex(self, *, full: bool = False) -> int:
+        return await anyio.to_thread.run_sync(lambda: self.reindex_sync(full=full))
+
+    def reindex_sync(self, *, full: bool = False) -> int:
+        """Bring the index in line with the documents; returns the number of documents
+        indexed (every live document of the namespace).
+
+        Vectors never go stale as the corpus grows (no refit), so the routine pass only
+        repairs: documents without a vector get one, vectors without a document go, and
+        the in-memory postings are compacted. `full=True` rebuilds every vector from its
+        text (after a tokenizer change).
+        """
+        missing_sql = "" if full else (
+            " AND doc_id NOT IN (SELECT doc_id FROM vector_terms WHERE namespace = ?)"
+        )
+        params = (self.namespace,) if full else (self.namespace, self.index.namespace)
+        rows = self.db.read_sync(
+            lambda c: c.execute(
+                "SELECT doc_id, summary, text, created_at FROM documents WHERE namespace = ?"
+                f"{missing_sql} ORDER BY created_at, doc_id",
+                params,
+            ).fetchall()
+        )
+        for start in range(0, len(rows), 2000):
+            chunk = rows[start : start + 2000]
+            vectors = self.index.prepare(
+                [(r[0], f"{r[1]}\n{r[2]}" if r[1] not in r[2] else r[2]) for r in chunk],
+                [r[3] for r in chunk],
+            )
+            self.index.commit_sync(lambda conn, v=vectors: self.index.write_rows(conn, v), add=vectors)
+        orphans = self.db.read_sync(
+            lambda c: [
+                r[0]
+                for r in c.execute(
+                    "SELECT doc_id FROM vector_terms WHERE namespace = ? AND doc_id NOT IN"
+                    " (SELECT doc_id FROM documents WHERE namespace = ?)",
+                    (self.index.namespace, self.namespace),
+                )
+            ]
+        )
+        if orphans:
+            self.index.remove_sync(orphans)
+        self.index.compact_sync()
+        if rows or orphans:
+            log.info("memory.documents.reindexed", namespace=self.namespace, built=len(rows),
+                     removed=len(orphans), full=full)
+        return len(self.index)
+
+    # -- reads ------------------------------------------------------------------------
+
+    async def get(self, doc_id: str) -> Document | None:
+        """A live or archived document by id (archived ones have `archived_at` set)."""
+        return await anyio.to_thread.run_sync(self.get_sync, doc_id)
+
+    def get_sync(self, doc_id: str) -> Document | None:
+        found = self.fetch_sync([doc_id]) or self.fetch_sync([doc_id], "documents_archive")
+        return found.get(doc_id)
+
+    async def count(self) -> int:
+        rows = await self.db.fetchall(
+            "SELECT COUNT(*) FROM documents WHERE namespace = ?", (self.namespace,)
+        )
+        return int(rows[0][0])
+
+    async def query(
+        self,
+        query: str,
+        k: int = 5,
+        *,
+        now: datetime | None = None,
+        min_score: float = 0.0,
+        touch: bool = True,
+    ) -> list[DocumentHit]:
+        return await anyio.to_thread.run_sync(
+            lambda: self.query_sync(query, k, now=now, min_score=min_score, touch=touch)
+        )
+
+    def query_sync(
+        self,
+        query: str,
+        k: int = 5,
+        *,
+        now: datetime | None = None,
+        min_score: float = 0.0,
+        touch: bool = True,
+    ) -> list[DocumentHit]:
+        """Top `k` documents for `query`, best first. `now` pins "now" for time
+        expressions (default: the clock). `touch` updates the access statistics."""
+        hits = self.rank_sync(query, k, now=now, min_score=min_score)
+        docs = self.fetch_sync([h.id for h in hits])
+        if touch and docs:
+            stamp = _ts(self.clock.now())
+            self.db.write_sync(
+                lambda conn: conn.executemany(
+                    "UPDATE documents SET access_count = access_count + 1, last_access = ?"
+                    " WHERE namespace = ? AND doc_id = ?",
+                    [(stamp, self.namespace, doc_id) for doc_id in docs],
+                )
+            )
+        return [DocumentHit(docs[h.id], h.score) for h in hits if h.id in docs]
+
+    def rank_sync(
+        self, query: str, k: int, *, now: datetime | None = None, min_score: float = 0.0
+    ) -> list[Hit]:
+        """Ids and scores only (no row reads, no access update)."""
+        now = now or self.clock.now()
+        plan = self.planner.plan(query, now)
+        rerank = time_rerank(plan.cue, now, has_terms=bool(plan.text))
+        return self.index.search_sync(
+            plan.text, k, min_score=min_score, rerank=rerank,
+            extra=plan.expansion, extra_weight=EXPANSION_WEIGHT,
+        )
+
+    def lexical_sync(self, query: str, k: int, *, scoring: Scoring = "bm25") -> list[Hit]:
+        """Plain lexical ranking without time cues (for evaluations and comparisons)."""
+        return self.index.search_sync(query, k, scoring=scoring)
+
+    async def search_archive(self, query: str, k: int = 5) -> list[DocumentHit]:
+        return await anyio.to_thread.run_sync(self.search_archive_sync, query, k)
+
+    def search_archive_sync(self, query: str, k: int = 5) -> list[DocumentHit]:
+        hits = self.archive_index.search_sync(query, k)
+        docs = self.fetch_sync([h.id for h in hits], "documents_archive")
+        return [DocumentHit(docs[h.id], h.score) for h in hits if h.id in docs]
+
+    async def cold(
+        self,
+        now: datetime | None = None,
+        idle_seconds: float = 72 * 3600,
+        max_access: int = 2,
+        *,
+        limit: int | None = None,
+    ) -> list[Document]:
+        """Documents unread for `idle_seconds` (counting from creation when never read)
+        and read at most `max_access` times, oldest first."""
+        cutoff = _ts(now or self.clock.now()) - idle_seconds
+        rows = await self.db.fetchall(
+            f"SELECT {_COLUMNS} FROM documents WHERE namespace = ? AND access_count <= ?"
+            " AND COALESCE(last_access, created_at) <= ?"
+            " ORDER BY COALESCE(last_access, created_at), doc_id LIMIT ?",
+            (self.namespace, max_access, cutoff, -1 if limit is None else limit),
+        )
+        return [self._doc(r) for r in rows]
+
+
+# -- tools ---------------------------------------------------------------------------------
+
+_TEXT_IN_RESULT = 400  # characters of full text a doc_query result carries
+
+
+def document_tools(store: DocumentStore) -> tuple[ToolSpec, ...]:
+    """`doc_query` and `doc_commit` over `store`, for the composition root to register."""
+
+    async def doc_query(ctx: ToolContext, args: dict[str, Any]) -> list[dict[str, Any]]:
+        hits = await store.query(args["query"], int(args.get("k", 3)), now=ctx.now())
+        return [
+            {
+                "id": h.document.id,
+                "score": round(h.score, 4),
+                "summary": h.document.summary,
+                "text": h.document.text[:_TEXT_IN_RESULT]
+                + ("…" if len(h.document.text) > _TEXT_IN_RESULT else ""),
+                "created_at": h.document.created_at.isoformat(timespec="seconds"),
+                "tags": list(h.document.tags),
+                "source": h.document.source,
+            }
+            for h in hits
+        ]
+
+    async def doc_commit(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
+        doc = await store.add(
+            args["text"],
+            summary=args.get("summary", ""),
+            tags=tuple(args.get("tags", ())),
+            entities=tuple(args.get("entities", ())),
+            source=args.get("source") or f"agent:{ctx.channel}",
+        )
+        return {"id": doc.id, "summary": doc.summary, "stored": True}
+
+    strings = {"type": "array", "items": {"type": "string", "minLength": 1}, "maxItems": 20}
+    return (
+        ToolSpec(
+            name="doc_query",
+            description=(
+                "Search document memory (archived conversation, notes the agent committed) "
+                "and return the best matches with summary, text excerpt and date. Time "
+                "words in the query (last month, yesterday) narrow the search. / "
+                "检索文档记忆（归档的对话、提交过的笔记），返回最相关的文档摘要、正文片段和日期；"
+                "查询里的时间词（上个月、昨天）会限定时间范围。"
+            ),
+            parameters={
+                "type": "object",
+                "properties": {
+                    "query": {"type": "string", "minLength": 1, "description": "what to look for / 要查找的内容"},
+                    "k": {"type": "integer", "minimum": 1, "maximum": 20, "default": 3,
+                          "description": "how many documents / 返回条数"},
+                },
+                "required": ["query"],
+                "additionalProperties": False,
+            },
+            executor=doc_query,
+            permission=Permission.READ,
+            examples=('doc_query {"query": "上个月洗碗机怎么了"}',),
+        ),
+        ToolSpec(
+            name="doc_commit",
+            description=(
+                "Store a document in memory so it can be found later: a note, a summary, "
+                "a fact worth keeping in full. / 把一段文档存入记忆以便以后检索：笔记、摘要、"
+                "值得完整保留的内容。"
+            ),
+            parameters={
+                "type": "object",
+                "properties": {
+                    "text": {"type": "string", "minLength": 1, "maxLength": 20000,
+                             "description": "the full text / 全文"},
+                    "summary": {"type": "string", "maxLength": 300,
+                                "description": "one-line summary; made from the text if omitted / 一句话摘要，可省略"},
+                    "tags": strings | {"description": "tags / 标签"},
+                    "entities": strings | {"description": "people, places, things named / 涉及的实体"},
+                    "source": {"type": "string", "maxLength": 100, "description": "where it came from / 来源"},
+                },
+                "required": ["text"],
+                "additionalProperties": False,
+            },
+            executor=doc_commit,
+            permission=Permission.WRITE,
+            examples=('doc_commit {"text": "Wi-Fi 密码贴在路由器背面", "tags": ["wifi"]}',),
+        ),
+    )

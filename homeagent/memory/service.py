@@ -1,0 +1,185 @@
+"""The three memory tiers as the agent sees them: one object the composition root opens.
+
+`MemoryService` owns the working context (L1), the document store (L2), the graph with
+its entity index (L3) and the JSONL text log, and gives the agent exactly what a turn
+needs: the history for the prompt, prompt sections (the graph's node index and the top
+document summaries), the memory tools, an after-turn hook (append, prune, log) and a
+forgetter for messages the user wants gone. The heartbeat runs from here too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from homeagent.clock import Clock
+from homeagent.llm.base import Message, Provider
+from homeagent.log import get_logger
+from homeagent.memory.context import ContextEntry, RelevanceContext
+from homeagent.memory.documents import DocumentStore, NewDocument, document_tools
+from homeagent.memory.graph import GraphDB
+from homeagent.memory.heartbeat import HeartbeatReport, HeartbeatSettings, run_heartbeat
+from homeagent.memory.indexer import ENTITY_NAMESPACE, GraphIndexer
+from homeagent.memory.text import estimate_tokens
+from homeagent.memory.textlog import TextMemory
+from homeagent.memory.tools import memory_tools
+from homeagent.memory.vector import VectorIndex
+from homeagent.store import Database
+from homeagent.tools.registry import ToolSpec
+
+log = get_logger("homeagent.memory")
+
+TEXT_LOG_FILE = "memory.jsonl"
+
+
+@dataclass(frozen=True)
+class MemorySettings:
+    context_top_k: int = 30
+    context_keep_last: int = 3
+    history_tokens: int = 1200  # of the working context replayed into the prompt
+    graph_prompt_tokens: int = 300
+    documents_prompt_tokens: int = 300
+    documents_in_prompt: int = 3
+    documents_min_score: float = 0.05
+    heartbeat: HeartbeatSettings = HeartbeatSettings()
+
+
+def _turn_doc_id(turn_id: str, role: str) -> str:
+    return f"turn-{turn_id}-{role}"
+
+
+class MemoryService:
+    def __init__(self, db: Database, data_dir: Path, clock: Clock, settings: MemorySettings):
+        self.db = db
+        self.clock = clock
+        self.settings = settings
+        self.graph = GraphDB(db, clock=clock)
+        self.documents = DocumentStore(db, clock=clock)
+        self.indexer = GraphIndexer(self.graph, VectorIndex(db, ENTITY_NAMESPACE))
+        self.context = RelevanceContext(
+            db,
+            top_k=settings.context_top_k,
+            keep_last=settings.context_keep_last,
+            archive=self._archive,
+            clock=clock,
+        )
+        self.textlog = TextMemory(Path(data_dir) / TEXT_LOG_FILE, clock=clock)
+        self.last_heartbeat: HeartbeatReport | None = None
+        self._heartbeat_lock = anyio.Lock()
+
+    @contextlib.asynccontextmanager
+    async def opened(self) -> AsyncIterator[MemoryService]:
+        async with self.textlog:
+            await self.documents.load()
+            await self.indexer.index.load()
+            await self.context.load()
+            yield self
+
+    def tools(self) -> tuple[ToolSpec, ...]:
+        return (*memory_tools(self.graph, self.indexer), *document_tools(self.documents))
+
+    # -- what a turn reads ---------------------------------------------------------------
+
+    async def history(self, member: str) -> list[Message]:
+        """The working context, newest entries first to fill the budget, in order."""
+        chosen: list[ContextEntry] = []
+        budget = self.settings.history_tokens
+        for entry in reversed(self.context.entries()):
+            cost = estimate_tokens(entry.content) + 4
+            if chosen and cost > budget:
+                break
+            chosen.append(entry)
+            budget -= cost
+        chosen.reverse()
+        # A prompt starts with a user turn: drop a leading orphan assistant entry.
+        while chosen and chosen[0].role != "user":
+            chosen.pop(0)
+        return [Message(e.role, e.content) for e in chosen]  # type: ignore[arg-type]
+
+    async def graph_section(self, text: str, member: str) -> tuple[str, str]:
+        index = await self.indexer.node_index(text, self.settings.graph_prompt_tokens, member=member)
+        return "What memory knows about (people, places, things)", index
+
+    async def documents_section(self, text: str, member: str) -> tuple[str, str]:
+        hits = await self.documents.query(
+            text, self.settings.documents_in_prompt * 3, min_score=self.settings.documents_min_score
+        )
+        lines: list[str] = []
+        budget = self.settings.documents_prompt_tokens
+        for hit in hits:
+            doc = hit.document
+            if doc.member not in ("", member):
+                continue  # another member's memories stay theirs
+            line = f"- {doc.created_at:%Y-%m-%d}: {doc.summary}"
+            cost = estimate_tokens(line)
+            if cost > budget or len(lines) >= self.settings.documents_in_prompt:
+                break
+            lines.append(line)
+            budget -= cost
+        return "Related earlier conversations", "\n".join(lines)
+
+    # -- what a turn leaves behind -------------------------------------------------------
+
+    async def after_turn(self, interrupt: Any, answer: str) -> None:
+        """Append the exchange to L1 (pruning the rest into L2) and to the text log."""
+        await self.textlog.append(
+            interrupt.text, answer, turn_id=interrupt.turn_id, channel=interrupt.channel,
+            device_id=interrupt.device_id, member=interrupt.member,
+        )
+        await self.context.append("user", interrupt.text, interrupt.turn_id, interrupt.member)
+        if answer:
+            await self.context.append("assistant", answer, interrupt.turn_id, interrupt.member)
+        await self.context.prune(answer or interrupt.text)
+
+    async def _archive(self, entries: list[ContextEntry]) -> None:
+        await self.documents.commit([
+            NewDocument(
+                text=e.content,
+                id=_turn_doc_id(e.turn_id, e.role),
+                tags=("context", e.role),
+                source="context",
+                member=e.member,
+                created_at=datetime.fromtimestamp(e.created_at, UTC),
+            )
+            for e in entries
+        ], return_documents=False)  # fmt: skip
+
+    async def forget_message(self, message: Any) -> dict[str, int]:
+        """Forget one message everywhere: L1, L2, the facts of its turn, the log's text."""
+        counts = await self.context.forget_message(message)
+        counts["documents"] = await self.documents.delete([_turn_doc_id(message.turn_id, message.role)])
+        counts["facts"] = await self.graph.forget_turn(message.turn_id)
+        forgotten = 0
+
+        def tombstones() -> int:
+            n = 0
+            for record in self.textlog.read_from(0):
+                if record.kind == "exchange" and record.turn_id == message.turn_id and not record.forgotten:
+                    self.textlog.forget_sync(record.id, reason="forgotten on request")
+                    n += 1
+            return n
+
+        forgotten = await anyio.to_thread.run_sync(tombstones)
+        counts["log_records"] = forgotten
+        return counts
+
+    # -- the heartbeat -------------------------------------------------------------------
+
+    async def heartbeat(self, provider: Provider | None = None) -> HeartbeatReport:
+        async with self._heartbeat_lock:
+            started = time.monotonic()
+            report = await run_heartbeat(
+                graph=self.graph, indexer=self.indexer, textlog=self.textlog,
+                documents=self.documents, provider=provider, clock=self.clock,
+                settings=self.settings.heartbeat,
+            )  # fmt: skip
+            self.last_heartbeat = report
+            log.debug("memory.heartbeat.ran", duration_ms=round((time.monotonic() - started) * 1000, 1))
+            return report
