@@ -32,8 +32,8 @@ from homeagent.llm.base import Provider
 from homeagent.llm.factory import build_provider
 from homeagent.log import get_logger
 from homeagent.members import MemberStore
-from homeagent.memory.heartbeat import HeartbeatReport, HeartbeatSettings, heartbeat_loop
-from homeagent.memory.service import MemoryService, MemorySettings
+from homeagent.memory.heartbeat import HeartbeatReport, heartbeat_loop
+from homeagent.memory.service import MemoryService, memory_settings
 from homeagent.schema import all_migrations
 from homeagent.store import Database
 from homeagent.tools.builtin import builtin_tools
@@ -106,20 +106,7 @@ class App:
         for spec in (*builtin_tools(), *self._extra_tools):
             self.tools.register(spec)
 
-        mcfg = cfg.memory
-        self.memory = MemoryService(self.db, data_dir, self.clock, MemorySettings(
-            context_top_k=mcfg.context_top_k, context_keep_last=mcfg.context_keep_last,
-            history_tokens=mcfg.history_tokens, graph_prompt_tokens=mcfg.graph_prompt_tokens,
-            documents_prompt_tokens=mcfg.documents_prompt_tokens,
-            documents_in_prompt=mcfg.documents_in_prompt,
-            heartbeat=HeartbeatSettings(
-                cold_idle_seconds=mcfg.cold_after, cold_max_access=mcfg.cold_max_access,
-                cold_batch=mcfg.cold_batch, merge_threshold=mcfg.merge_threshold,
-                merge_limit=mcfg.merge_limit, merge_incremental=mcfg.merge_incremental,
-                distill_batch=mcfg.distill_batch, distill_max_records=mcfg.distill_max_records,
-                distill_timeout=mcfg.distill_timeout, speaker=mcfg.speaker,
-            ),
-        ))  # fmt: skip
+        self.memory = MemoryService(self.db, data_dir, self.clock, memory_settings(cfg))
         await self._stack.enter_async_context(self.memory.opened())
         for spec in self.memory.tools():
             self.tools.register(spec)

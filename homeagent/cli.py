@@ -305,6 +305,15 @@ def build_parser() -> argparse.ArgumentParser:
     doctor.add_argument("--json", action="store_true", help="print the checks as JSON")
     doctor.set_defaults(func=cmd_doctor)
 
+    from homeagent.memory import heartbeat_cli
+    from homeagent.memory.cli import register_cli as register_memory_cli
+    from homeagent.memory.service import memory_settings
+
+    memory = register_memory_cli(sub, heartbeat=heartbeat_cli.make_heartbeat_command(
+        settings_factory=lambda config: memory_settings(config).heartbeat,
+    ))  # fmt: skip
+    heartbeat_cli.register_cli(memory)
+
     members = sub.add_parser("members", help="household members and their API tokens")
     members.add_argument("action", choices=["add", "list", "revoke"])
     members.add_argument("name", nargs="?", help="the member's name (add, revoke)")

@@ -51,6 +51,23 @@ class MemorySettings:
     heartbeat: HeartbeatSettings = HeartbeatSettings()
 
 
+def memory_settings(config: Any) -> MemorySettings:
+    """The memory section of the config as the service's settings."""
+    m = config.memory
+    return MemorySettings(
+        context_top_k=m.context_top_k, context_keep_last=m.context_keep_last,
+        history_tokens=m.history_tokens, graph_prompt_tokens=m.graph_prompt_tokens,
+        documents_prompt_tokens=m.documents_prompt_tokens, documents_in_prompt=m.documents_in_prompt,
+        heartbeat=HeartbeatSettings(
+            cold_idle_seconds=m.cold_after, cold_max_access=m.cold_max_access,
+            cold_batch=m.cold_batch, merge_threshold=m.merge_threshold, merge_limit=m.merge_limit,
+            merge_incremental=m.merge_incremental, distill_batch=m.distill_batch,
+            distill_max_records=m.distill_max_records, distill_timeout=m.distill_timeout,
+            speaker=m.speaker,
+        ),
+    )  # fmt: skip
+
+
 def _turn_doc_id(turn_id: str, role: str) -> str:
     return f"turn-{turn_id}-{role}"
 
