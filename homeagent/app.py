@@ -30,6 +30,8 @@ from homeagent.io import DeviceRegistry, Inbox
 from homeagent.knowledge import KnowledgeBase, KnowledgeWatcher, knowledge_tools
 from homeagent.llm.base import Provider
 from homeagent.llm.factory import build_provider
+from homeagent.llm.router import Router
+from homeagent.llm.usage import UsageMeter
 from homeagent.log import get_logger
 from homeagent.members import MemberStore
 from homeagent.memory.heartbeat import HeartbeatReport, heartbeat_loop
@@ -98,7 +100,10 @@ class App:
 
         self.db = await self._stack.enter_async_context(Database(data_dir / "homeagent.db", all_migrations()))
 
-        self.provider = self._provider_override or build_provider(cfg)
+        self.meter = UsageMeter(self.db, self.clock)
+        self.provider = self._provider_override or build_provider(
+            cfg, meter=self.meter, clock=self.clock, notices="event"
+        )
         await self.provider.start()
         self._stack.push_async_callback(self.provider.aclose)
 
@@ -121,6 +126,9 @@ class App:
             self.tools.register(spec)
 
         self.prompt = PromptBuilder(self.personality, self.tools)
+        if isinstance(self.provider, Router):
+            # Each engine of the chain is primed for the protocol it will be sent.
+            self.provider.stable_prefix_for = self.prompt.stable_prefix
         await self.provider.prime(self.prompt.stable_prefix(self.provider.supports_tools))
 
         self.conversation = Conversation(self.db)
@@ -175,8 +183,24 @@ class App:
 
     async def heartbeat(self) -> HeartbeatReport:
         """Distil and reorganise memory (also `homeagent memory heartbeat`)."""
-        provider = self.provider if self.config.memory.distill_provider == "chat" else None
+        provider: Provider | None = None
+        if self.config.memory.distill_provider == "chat":
+            # Background work must not spend the user's one failover notice.
+            provider = self.provider.quiet() if isinstance(self.provider, Router) else self.provider
         return await self.memory.heartbeat(provider)
+
+    async def _check_loop(self) -> None:
+        """Periodic checks: probe cloud providers whose cooldown is over."""
+        while True:
+            await anyio.sleep(self.config.daemon.check_interval)
+            if isinstance(self.provider, Router):
+                try:
+                    recovered = await self.provider.probe_due()
+                except Exception as err:  # noqa: BLE001 - a failed probe is retried next time
+                    log.warning("llm.probe.failed", error=repr(err))
+                else:
+                    if recovered:
+                        log.info("llm.providers.recovered", providers=recovered)
 
     async def _knowledge_section(self, text: str, member: str) -> tuple[str, str]:
         budget = self.config.knowledge.prompt_budget_tokens
@@ -216,6 +240,8 @@ class App:
                 await tg.start(serve_http, self, host, port)
             self.health.serving = True
             tg.start_soon(watchdog_loop)
+            if self.config.daemon.check_interval > 0:
+                tg.start_soon(self._check_loop)
             if self.config.daemon.heartbeat_interval > 0:
                 tg.start_soon(heartbeat_loop, self.config.daemon.heartbeat_interval, self.heartbeat)
             if self.config.knowledge.watch:

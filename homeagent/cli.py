@@ -227,7 +227,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     from homeagent.doctor import run_checks
 
     configure_logging("warning")
-    results = run_checks(args.config)
+    results = run_checks(args.config, probe=args.probe)
     problems = [r for r in results if not r.ok]
     if args.json:
         print(json.dumps([r.as_dict() for r in results], ensure_ascii=False, indent=2))
@@ -303,6 +303,7 @@ def build_parser() -> argparse.ArgumentParser:
     doctor = sub.add_parser("doctor", help="check config, data dir, database, model and port")
     doctor.add_argument("--config", help="config file")
     doctor.add_argument("--json", action="store_true", help="print the checks as JSON")
+    doctor.add_argument("--probe", action="store_true", help="also contact each cloud provider")
     doctor.set_defaults(func=cmd_doctor)
 
     from homeagent.memory import heartbeat_cli
@@ -313,6 +314,10 @@ def build_parser() -> argparse.ArgumentParser:
         settings_factory=lambda config: memory_settings(config).heartbeat,
     ))  # fmt: skip
     heartbeat_cli.register_cli(memory)
+
+    from homeagent.llm.cli import register_cli as register_llm_cli
+
+    register_llm_cli(sub)
 
     members = sub.add_parser("members", help="household members and their API tokens")
     members.add_argument("action", choices=["add", "list", "revoke"])

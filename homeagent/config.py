@@ -46,13 +46,82 @@ class DaemonConfig:
     timezone: str = ""
 
 
+# -- llm: providers, the chain, privacy, budget -------------------------------------------
+
+PROVIDER_TYPES = ("llama_cpp", "echo", "openai_compatible", "ollama")
+# Seed 003 writes `provider: "openai"` for an OpenAI-compatible upstream.
+PROVIDER_TYPE_ALIASES = {"openai": "openai_compatible"}
+DEEPSEEK_BASE_URL = "https://api.deepseek.com"
+DEEPSEEK_MODEL = "deepseek-v4-flash"
+OLLAMA_BASE_URL = "http://127.0.0.1:11434"
+_REMOTE_KEYS = {"base_url", "model", "api_key", "credential", "location", "tools", "max_tokens",
+                "connect_timeout", "read_timeout", "max_retries"}
+# Keys each provider type understands; any other key is a mistake worth naming.
+PROVIDER_KEYS: dict[str, frozenset[str]] = {
+    "openai_compatible": frozenset({"type", "thinking", *_REMOTE_KEYS}),
+    "ollama": frozenset({"type", "thinking", "keep_alive", *_REMOTE_KEYS}),
+    "llama_cpp": frozenset({"type", "model", "model_path", "n_ctx", "n_threads", "n_batch"}),
+    "echo": frozenset({"type", "model"}),
+}
+_PROVIDER_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+
+@dataclass(frozen=True)
+class ProviderConfig:
+    """One entry of `llm.providers`; which keys apply depends on `type`."""
+
+    type: str = ""
+    base_url: str = ""
+    model: str = ""
+    api_key: str = field(default="", repr=False)
+    credential: str = ""
+    location: Literal["auto", "cloud", "local"] = "auto"
+    tools: Literal["auto", "native", "action"] = "auto"
+    thinking: Literal["auto", "off", "on"] = "auto"
+    max_tokens: int = 0
+    connect_timeout: Duration = Duration(5)
+    read_timeout: Duration = Duration(20)
+    max_retries: int = 3
+    keep_alive: str = ""
+    model_path: PathValue = PathValue("")
+    n_ctx: int = 0
+    n_threads: int = 0
+    n_batch: int = 0
+
+    @classmethod
+    def check_raw(cls, raw: dict[str, Any], path: str) -> None:
+        kind = raw.get("type")
+        kind = PROVIDER_TYPE_ALIASES.get(kind, kind) if isinstance(kind, str) else kind
+        if kind not in PROVIDER_KEYS:
+            choices = ", ".join(repr(t) for t in PROVIDER_TYPES)
+            raise ConfigError(f"{path}.type: required, one of {choices}; got {kind!r}")
+        raw["type"] = kind
+        if isinstance(raw.get("thinking"), bool):
+            # YAML 1.1 reads a bare off/on as false/true.
+            raw["thinking"] = "on" if raw["thinking"] else "off"
+        for key in raw:
+            if key not in PROVIDER_KEYS[kind]:
+                known = ", ".join(sorted(PROVIDER_KEYS[kind]))
+                raise ConfigError(
+                    f"{path}.{key}: not a key of a {kind} provider (its keys: {known})"
+                )
+
+
+@dataclass(frozen=True)
+class PrivacyConfig:
+    enabled: bool = True
+    names: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True)
 class LLMConfig:
-    provider: Literal["llama_cpp", "echo"] = "llama_cpp"
+    providers: dict[str, ProviderConfig] = field(default_factory=dict)
+    chain: tuple[str, ...] = ()
+    provider: str = "llama_cpp"
     model: str = "smollm2-135m-instruct"
     model_path: PathValue = PathValue("")
     base_url: str = ""
-    api_key: str = ""
+    api_key: str = field(default="", repr=False)
     temperature: float = 0.7
     top_p: float = 0.9
     repeat_penalty: float = 1.1
@@ -62,6 +131,15 @@ class LLMConfig:
     n_batch: int = 512
     prefix_cache: bool = True
     seed: int = -1
+    daily_cloud_tokens: int = 0
+    privacy: PrivacyConfig = field(default_factory=PrivacyConfig)
+    credentials_file: PathValue = PathValue("")
+    model_mirror: str = ""
+    model_catalog: PathValue = PathValue("")
+
+    def chain_names(self) -> tuple[str, ...]:
+        """The providers tried in order: `chain`, or `provider` alone (seed 003 shorthand)."""
+        return self.chain or (self.provider,)
 
 
 @dataclass(frozen=True)
@@ -70,7 +148,7 @@ class AgentConfig:
     max_tool_rounds: int = 5
     tool_timeout: Duration = Duration(10)
     history_turns: int = 6
-    turn_timeout: Duration = Duration(120)
+    turn_timeout: Duration = Duration(60)
 
 
 @dataclass(frozen=True)
@@ -230,6 +308,8 @@ def _coerce(value: Any, tp: Any, path: str, ctx: _Ctx) -> Any:
         if value and not os.path.isabs(os.path.expanduser(value)):
             return PathValue(os.path.normpath(ctx.base / value))
         return PathValue(os.path.expanduser(value))
+    if origin is dict:
+        return _coerce_named_entries(value, typing.get_args(tp)[1], path, ctx)
     if origin is Literal:
         if value not in typing.get_args(tp):
             raise ConfigError(f"{path}: expected {_type_name(tp)}, got {value!r}")
@@ -255,6 +335,30 @@ def _coerce(value: Any, tp: Any, path: str, ctx: _Ctx) -> Any:
             raise ConfigError(f"{path}: expected a string, got {value!r}")
         return str(value)
     raise ConfigError(f"{path}: unsupported type {tp!r}")  # pragma: no cover - schema bug
+
+
+def _coerce_named_entries(value: Any, entry_tp: Any, path: str, ctx: _Ctx) -> dict[str, Any]:
+    """`name: {entry}` mappings such as `llm.providers`; each entry is a dataclass."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ConfigError(f"{path}: expected a mapping of names to entries, got {value!r}")
+    out: dict[str, Any] = {}
+    for name, entry in value.items():
+        entry_path = f"{path}.{name}"
+        if not isinstance(name, str) or not _PROVIDER_NAME_RE.match(name):
+            raise ConfigError(
+                f"{entry_path}: a name is letters, digits, '_', '-' or '.', "
+                f"starting with a letter or digit; got {name!r}"
+            )
+        if not isinstance(entry, dict):
+            raise ConfigError(f"{entry_path}: expected a mapping of keys, got {entry!r}")
+        entry = dict(entry)
+        check = getattr(entry_tp, "check_raw", None)
+        if check is not None:
+            check(entry, entry_path)
+        out[name] = _build(entry_tp, entry, entry_path, ctx)
+    return out
 
 
 @dataclass
@@ -297,6 +401,55 @@ def _validate(cfg: Config) -> None:
         raise ConfigError("api.max_body_bytes: expected at least 1024")
     if not 0.0 <= cfg.llm.temperature <= 2.0:
         raise ConfigError("llm.temperature: expected a number from 0 to 2")
+    _validate_llm(cfg.llm)
+
+
+def _is_provider_ref(name: str, llm: LLMConfig) -> bool:
+    return name in llm.providers or PROVIDER_TYPE_ALIASES.get(name, name) in PROVIDER_TYPES
+
+
+def _validate_llm(llm: LLMConfig) -> None:
+    choices = ", ".join(repr(t) for t in PROVIDER_TYPES)
+    if not _is_provider_ref(llm.provider, llm):
+        raise ConfigError(
+            f"llm.provider: expected the name of an entry in llm.providers or one of {choices}, "
+            f"got {llm.provider!r}"
+        )
+    if llm.chain and llm.provider != "llama_cpp":
+        raise ConfigError(
+            f"llm.provider: {llm.provider!r} is set together with llm.chain, which wins; "
+            "put the provider into llm.chain, or empty llm.chain to use llm.provider alone"
+        )
+    if len(set(llm.chain)) != len(llm.chain):
+        raise ConfigError(f"llm.chain: a provider is listed twice: {list(llm.chain)}")
+    for i, name in enumerate(llm.chain):
+        if not _is_provider_ref(name, llm):
+            known = ", ".join(sorted(llm.providers)) or "none defined"
+            raise ConfigError(
+                f"llm.chain[{i}]: {name!r} is neither an entry of llm.providers ({known}) "
+                f"nor a provider type ({choices})"
+            )
+    if llm.daily_cloud_tokens < 0:
+        raise ConfigError("llm.daily_cloud_tokens: expected 0 (no limit) or a positive integer")
+    for name, p in llm.providers.items():
+        where = f"llm.providers.{name}"
+        if p.base_url and not re.match(r"^https?://[^/\s]+", p.base_url):
+            raise ConfigError(f"{where}.base_url: expected http(s)://host[:port][/path], got {p.base_url!r}")
+        if p.type == "ollama" and not p.model:
+            raise ConfigError(f"{where}.model: required for an ollama provider (e.g. qwen2.5:7b)")
+        if p.type == "openai_compatible" and not p.model and p.base_url and p.base_url.rstrip("/") != DEEPSEEK_BASE_URL:
+            raise ConfigError(f"{where}.model: required for an openai_compatible provider")
+        if not 0 <= p.max_retries <= 3:
+            raise ConfigError(f"{where}.max_retries: expected an integer from 0 to 3")
+        if p.max_tokens < 0 or p.n_ctx < 0 or p.n_threads < 0 or p.n_batch < 0:
+            raise ConfigError(f"{where}: max_tokens, n_ctx, n_threads and n_batch cannot be negative")
+        if 0 < p.n_ctx < 256:
+            raise ConfigError(f"{where}.n_ctx: expected 0 (use llm.n_ctx) or at least 256")
+        if p.connect_timeout <= 0 or p.read_timeout <= 0:
+            raise ConfigError(f"{where}: connect_timeout and read_timeout must be longer than 0 s")
+    for i, name in enumerate(llm.privacy.names):
+        if not name.strip():
+            raise ConfigError(f"llm.privacy.names[{i}]: an empty name would match everywhere")
 
 
 def load_config(
@@ -361,6 +514,9 @@ __all__ = [
     "Config",
     "DaemonConfig",
     "LLMConfig",
+    "ProviderConfig",
+    "PrivacyConfig",
+    "PROVIDER_TYPES",
     "AgentConfig",
     "APIConfig",
     "LogConfig",

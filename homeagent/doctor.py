@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import socket
 import sqlite3
 import tempfile
@@ -103,7 +102,7 @@ def _check_port(cfg: Config) -> Check:
     return Check("port", True, f"{host}:{port} is free")
 
 
-def run_checks(config_path: str | None) -> list[Check]:
+def run_checks(config_path: str | None, probe: bool = False) -> list[Check]:
     try:
         cfg = load_config(config_path)
     except HomeAgentError as err:
@@ -115,6 +114,16 @@ def run_checks(config_path: str | None) -> list[Check]:
             checks.append(check(cfg))
         except OSError as err:
             checks.append(Check(check.__name__.removeprefix("_check_"), False, str(err)))
-    if os.environ.get("DEEPSEEK_API_KEY") is not None and not os.environ["DEEPSEEK_API_KEY"]:
-        checks.append(Check("credentials", False, "DEEPSEEK_API_KEY is set but empty", "unset it or give the key"))
+    checks += _provider_checks(cfg, probe)
     return checks
+
+
+def _provider_checks(cfg: Config, probe: bool) -> list[Check]:
+    """One line per provider of the chain: configured, skipped (no key), or reachable."""
+    from homeagent.llm.checks import provider_checks
+
+    try:
+        found = provider_checks(cfg, probe=probe)
+    except HomeAgentError as err:
+        return [Check("providers", False, str(err), "fix the llm section of the config")]
+    return [Check(c.name, c.ok, c.detail, c.fix) for c in found]

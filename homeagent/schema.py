@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from homeagent.knowledge.schema import MIGRATIONS as KNOWLEDGE
+from homeagent.llm.schema import MIGRATIONS as LLM
 from homeagent.memory.graph_schema import MIGRATIONS as GRAPH
 from homeagent.memory.schema import MIGRATIONS as MEMORY
 from homeagent.store.db import Migration
@@ -10,7 +11,7 @@ from homeagent.store.migrations import MIGRATIONS as CORE
 
 
 def all_migrations() -> tuple[Migration, ...]:
-    migrations = [*CORE, *MEMORY, *GRAPH, *KNOWLEDGE]
+    migrations = [*CORE, *MEMORY, *GRAPH, *KNOWLEDGE, *LLM]
     versions = [m.version for m in migrations]
     if len(versions) != len(set(versions)):
         raise ValueError(f"duplicate migration versions: {sorted(versions)}")

@@ -32,6 +32,7 @@ from homeagent.agent.events import (
     ToolCallStarted,
     TurnDone,
     TurnFailed,
+    TurnNotice,
     TurnStarted,
 )
 from homeagent.agent.prompt import PromptBuilder
@@ -43,6 +44,7 @@ from homeagent.io.interrupt import Inbox, Interrupt
 from homeagent.llm.base import (
     ChatRequest,
     Message,
+    Notice,
     Provider,
     StreamError,
     TextDelta,
@@ -343,6 +345,8 @@ class Agent:
                     elif isinstance(event, StreamError):
                         finish = event.kind
                         raise ProviderError(event.message, retryable=event.retryable, kind=event.kind)
+                    elif isinstance(event, Notice):
+                        await self._emit(interrupt, TurnNotice(event.text, event.kind))
                     else:
                         finish = event.finish_reason
                         state.finish = "length" if event.finish_reason == "length" else "stop"

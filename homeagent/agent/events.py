@@ -39,6 +39,15 @@ class ToolCallFinished:
 
 
 @dataclass(frozen=True)
+class TurnNotice:
+    """A short word to the user about how the turn is served (failover, budget)."""
+
+    text: str
+    kind: str
+    type: Literal["notice"] = "notice"
+
+
+@dataclass(frozen=True)
 class TurnDone:
     turn_id: str
     text: str
@@ -57,7 +66,9 @@ class TurnFailed:
     type: Literal["error"] = "error"
 
 
-AgentEvent = TurnStarted | AnswerDelta | ToolCallStarted | ToolCallFinished | TurnDone | TurnFailed
+AgentEvent = (
+    TurnStarted | AnswerDelta | TurnNotice | ToolCallStarted | ToolCallFinished | TurnDone | TurnFailed
+)
 
 
 def event_to_dict(event: AgentEvent) -> dict[str, Any]:

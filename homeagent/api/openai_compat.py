@@ -15,7 +15,7 @@ from typing import Any
 
 from aiohttp import web
 
-from homeagent.agent.events import AnswerDelta, TurnDone, TurnFailed
+from homeagent.agent.events import AnswerDelta, TurnDone, TurnFailed, TurnNotice
 from homeagent.api.auth import member_of
 from homeagent.api.keys import APP
 from homeagent.errors import NotFoundError, RequestError
@@ -147,8 +147,11 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     finished = False
     try:
         if not req["stream"]:
+            notes: list[str] = []
             async with interrupt.reply.events as events:
                 async for event in events:
+                    if isinstance(event, TurnNotice):
+                        notes.append(f"({event.text}) ")
                     if isinstance(event, TurnFailed):
                         finished = True
                         return error_response(502, f"the model failed: {event.message}", code=event.kind)
@@ -163,7 +166,7 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
                                 "choices": [
                                     {
                                         "index": 0,
-                                        "message": {"role": "assistant", "content": event.text},
+                                        "message": {"role": "assistant", "content": "".join(notes) + event.text},
                                         "finish_reason": _finish(event),
                                     }
                                 ],
@@ -195,6 +198,9 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
             async for event in events:
                 if isinstance(event, AnswerDelta):
                     await response.write(chunk({"content": event.text}))
+                elif isinstance(event, TurnNotice):
+                    # OpenAI clients have no notice channel: the user reads it in the text.
+                    await response.write(chunk({"content": f"({event.text}) "}))
                 elif isinstance(event, TurnFailed):
                     finished = True
                     body = error_body(f"the model failed: {event.message}", type_="server_error", code=event.kind)

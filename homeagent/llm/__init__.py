@@ -3,6 +3,7 @@
 from homeagent.llm.base import (
     ChatRequest,
     Message,
+    Notice,
     Provider,
     ProviderEvent,
     ProviderStatus,
@@ -18,6 +19,7 @@ from homeagent.llm.base import (
 __all__ = [
     "ChatRequest",
     "Message",
+    "Notice",
     "Provider",
     "ProviderEvent",
     "ProviderStatus",

@@ -104,7 +104,18 @@ class StreamError:
     type: Literal["error"] = "error"
 
 
-ProviderEvent = TextDelta | ToolCallEvent | Usage | StreamDone | StreamError
+@dataclass(frozen=True)
+class Notice:
+    """A short message for the user about how the turn is being served (a failover to the
+    local engine, the daily budget). Only the router emits it, and only when the agent
+    has asked for notices as events; otherwise notices arrive as text."""
+
+    text: str
+    kind: str = "notice"
+    type: Literal["notice"] = "notice"
+
+
+ProviderEvent = TextDelta | ToolCallEvent | Usage | StreamDone | StreamError | Notice
 
 
 @dataclass(frozen=True)
