@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import anyio
 
+from homeagent.actions import ActionSettings, HouseholdMode, register_actions
 from homeagent.agent.conversation import Conversation, StoredMessage
 from homeagent.agent.core import Agent
 from homeagent.agent.personality import Personality
@@ -38,8 +39,16 @@ from homeagent.memory.heartbeat import HeartbeatReport, heartbeat_loop
 from homeagent.memory.service import MemoryService, memory_settings
 from homeagent.schema import all_migrations
 from homeagent.store import Database
+from homeagent.tools.audit import AuditLog
 from homeagent.tools.builtin import builtin_tools
+from homeagent.tools.permissions import (
+    Confirmer,
+    PermissionBroker,
+    PermissionGate,
+    PermissionPolicy,
+)
 from homeagent.tools.registry import ToolRegistry, ToolSpec
+from homeagent.tools.selection import ActionSelector
 
 log = get_logger("homeagent.app")
 
@@ -71,11 +80,13 @@ class App:
         provider: Provider | None = None,
         clock: Clock | None = None,
         extra_tools: tuple[ToolSpec, ...] = (),
+        console_confirmer: Confirmer | None = None,
     ):
         self.config = config
         self._provider_override = provider
         self.clock = clock or _clock_for(config)
         self._extra_tools = extra_tools
+        self._console_confirmer = console_confirmer
         self._stack = contextlib.AsyncExitStack()
         self.health = Health(started_at=time.time())
         self.inbox = Inbox()
@@ -107,6 +118,8 @@ class App:
         await self.provider.start()
         self._stack.push_async_callback(self.provider.aclose)
 
+        self.conversation = Conversation(self.db)
+        self.devices = DeviceRegistry(self.db)
         self.tools = ToolRegistry(default_timeout=cfg.agent.tool_timeout)
         for spec in (*builtin_tools(), *self._extra_tools):
             self.tools.register(spec)
@@ -115,6 +128,26 @@ class App:
         await self._stack.enter_async_context(self.memory.opened())
         for spec in self.memory.tools():
             self.tools.register(spec)
+
+        acfg = cfg.actions
+        self.modes = HouseholdMode(self.db, self.clock, acfg.modes)
+        register_actions(
+            self.tools, db=self.db, clock=self.clock, modes=self.modes, channels=self.devices,
+            settings=ActionSettings(
+                currency=acfg.currency, language=acfg.language, page_size=acfg.page_size,
+                modes=acfg.modes, water_goal_ml=acfg.water_goal_ml, search_url=acfg.search_url,
+            ),
+        )  # fmt: skip
+        pcfg = cfg.permissions
+        self.permissions = PermissionGate(
+            PermissionPolicy.from_config(
+                {name: getattr(pcfg.classes, name) for name in ("read", "write", "delete", "network", "secrets")},
+                pcfg.tools,
+            ),
+            timeout=pcfg.confirm_timeout,
+        )
+        self.broker = PermissionBroker()
+        self.audit = AuditLog(self.db)
 
         kcfg = cfg.knowledge
         self.knowledge = KnowledgeBase(
@@ -131,8 +164,6 @@ class App:
             self.provider.stable_prefix_for = self.prompt.stable_prefix
         await self.provider.prime(self.prompt.stable_prefix(self.provider.supports_tools))
 
-        self.conversation = Conversation(self.db)
-        self.devices = DeviceRegistry(self.db)
         self.members = MemberStore(self.db)
         await self.members.load()
         self.runs = RunHub(self.db)
@@ -155,6 +186,12 @@ class App:
             ],
             history_source=self.memory.history,
             after_turn=[self.memory.after_turn],
+            gate=self.permissions,
+            broker=self.broker,
+            audit=self.audit,
+            console_confirmer=self._console_confirmer,
+            selector=ActionSelector(self.tools),
+            offer_k=cfg.actions.top_k,
         )
         self.forgetters.append(self.memory.forget_message)
         log.info(

@@ -172,6 +172,36 @@ class KnowledgeConfig:
     prompt_min_score: float = 0.15
 
 
+PermissionDecision = Literal["allow", "confirm", "deny"]
+
+
+@dataclass(frozen=True)
+class PermissionClassesConfig:
+    read: PermissionDecision = "allow"
+    write: PermissionDecision = "allow"
+    delete: PermissionDecision = "confirm"
+    network: PermissionDecision = "allow"
+    secrets: PermissionDecision = "confirm"
+
+
+@dataclass(frozen=True)
+class PermissionsConfig:
+    classes: PermissionClassesConfig = field(default_factory=PermissionClassesConfig)
+    tools: tuple[str, ...] = ()
+    confirm_timeout: Duration = Duration(60)
+
+
+@dataclass(frozen=True)
+class ActionsConfig:
+    currency: str = "CNY"
+    language: Literal["zh", "en"] = "zh"
+    page_size: int = 10
+    modes: tuple[str, ...] = ("home", "away", "sleep", "guest")
+    water_goal_ml: int = 2000
+    search_url: str = ""
+    top_k: int = 8
+
+
 @dataclass(frozen=True)
 class MemoryConfig:
     context_top_k: int = 30
@@ -207,6 +237,8 @@ class Config:
     api: APIConfig = field(default_factory=APIConfig)
     knowledge: KnowledgeConfig = field(default_factory=KnowledgeConfig)
     memory: MemoryConfig = field(default_factory=MemoryConfig)
+    actions: ActionsConfig = field(default_factory=ActionsConfig)
+    permissions: PermissionsConfig = field(default_factory=PermissionsConfig)
     log: LogConfig = field(default_factory=LogConfig)
     source: PathValue = PathValue("")
 

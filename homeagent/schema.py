@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from homeagent.actions.schema import MIGRATIONS as ACTIONS
 from homeagent.knowledge.schema import MIGRATIONS as KNOWLEDGE
 from homeagent.llm.schema import MIGRATIONS as LLM
 from homeagent.memory.graph_schema import MIGRATIONS as GRAPH
@@ -11,7 +12,7 @@ from homeagent.store.migrations import MIGRATIONS as CORE
 
 
 def all_migrations() -> tuple[Migration, ...]:
-    migrations = [*CORE, *MEMORY, *GRAPH, *KNOWLEDGE, *LLM]
+    migrations = [*CORE, *MEMORY, *GRAPH, *KNOWLEDGE, *ACTIONS, *LLM]
     versions = [m.version for m in migrations]
     if len(versions) != len(set(versions)):
         raise ValueError(f"duplicate migration versions: {sorted(versions)}")

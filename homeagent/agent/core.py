@@ -28,6 +28,7 @@ from homeagent.agent.conversation import Conversation
 from homeagent.agent.events import (
     AgentEvent,
     AnswerDelta,
+    PermissionRequested,
     ToolCallFinished,
     ToolCallStarted,
     TurnDone,
@@ -54,7 +55,17 @@ from homeagent.llm.base import (
 )
 from homeagent.log import get_logger
 from homeagent.tools.action_protocol import ActionStreamFilter, extract_actions
+from homeagent.tools.audit import AuditLog
+from homeagent.tools.permissions import (
+    Answer,
+    Confirmer,
+    PermissionBroker,
+    PermissionGate,
+    PermissionRequest,
+    execute_guarded,
+)
 from homeagent.tools.registry import ToolContext, ToolRegistry, ToolResult
+from homeagent.tools.selection import ActionSelector
 
 log = get_logger("homeagent.agent")
 
@@ -102,6 +113,12 @@ class Agent:
         context_sources: Sequence[ContextSource] = (),
         history_source: Callable[[str], Awaitable[list[Message]]] | None = None,
         after_turn: Sequence[Callable[[Interrupt, str], Awaitable[None]]] = (),
+        gate: PermissionGate | None = None,
+        broker: PermissionBroker | None = None,
+        audit: AuditLog | None = None,
+        console_confirmer: Confirmer | None = None,
+        selector: ActionSelector | None = None,
+        offer_k: int = 8,
     ):
         self.provider = provider
         self.registry = registry
@@ -116,6 +133,12 @@ class Agent:
         self.context_sources = list(context_sources)
         self.history_source = history_source
         self.after_turn = list(after_turn)
+        self.gate = gate
+        self.broker = broker
+        self.audit = audit
+        self.console_confirmer = console_confirmer
+        self.selector = selector
+        self.offer_k = offer_k
         self.stats = AgentStats()
         self._current_scope: anyio.CancelScope | None = None
 
@@ -207,6 +230,38 @@ class Agent:
             self.runs.event(interrupt.turn_id, event)
         return await interrupt.reply.emit(event)
 
+    def _confirmer_for(self, interrupt: Interrupt) -> Confirmer | None:
+        """How a "confirm" permission is asked on this turn's channel, if it can be."""
+        if interrupt.channel in ("console", "cli") and self.console_confirmer is not None:
+            return self.console_confirmer
+        if self.broker is None or interrupt.channel == "openai":
+            return None  # an OpenAI client has no way to answer a permission request
+
+        async def notify(request: PermissionRequest) -> None:
+            if self.runs is not None:
+                self.runs.set_status(interrupt.turn_id, "waiting_permission")
+            await self._emit(interrupt, PermissionRequested(
+                request.request_id, request.tool, request.permission, dict(request.arguments),
+                f"/api/agent/runs/{interrupt.turn_id}/permissions/{request.request_id}",
+            ))  # fmt: skip
+
+        inner = self.broker.confirmer_for(interrupt.turn_id, notify)
+        runs = self.runs
+
+        class _Confirmer:
+            async def confirm(self, request: PermissionRequest) -> Answer:
+                try:
+                    answer = await inner.confirm(request)
+                finally:
+                    if runs is not None:
+                        runs.set_status(interrupt.turn_id, "running")
+                if runs is not None:
+                    runs.note(interrupt.turn_id, "permission_decision",
+                              {"request_id": request.request_id, "tool": request.tool, "decision": answer})
+                return answer
+
+        return _Confirmer()
+
     async def _gather_context(self, interrupt: Interrupt) -> list[tuple[str, str]]:
         """Prompt sections from memory and knowledge, fetched concurrently; a failing
         source is logged and left out, never the end of the turn."""
@@ -245,6 +300,9 @@ class Agent:
                 Message(m.role, m.content)  # type: ignore[arg-type]
                 for m in await self.conversation.recent(self.config.history_turns)
             ]
+        offered = None
+        if not native and self.selector is not None:
+            offered = await self.selector.select(interrupt.text, self.offer_k)
         built = self.prompt.build(
             user_text=interrupt.text,
             history=history,
@@ -252,6 +310,7 @@ class Agent:
             native_tools=native,
             memory_sections=await self._gather_context(interrupt),
             turn_context=interrupt.context,
+            offered=offered,
         )
         messages = list(built.messages)
         ctx = ToolContext(
@@ -375,8 +434,12 @@ class Agent:
             await self._emit(interrupt, ToolCallStarted(call.id, call.name, call.arguments))
         results: list[ToolResult | None] = [None] * len(calls)
 
+        confirmer = self._confirmer_for(interrupt)
+
         async def run_one(index: int, call: ToolCall) -> None:
-            results[index] = await self.registry.execute(call, ctx)
+            results[index] = await execute_guarded(
+                self.registry, call, ctx, gate=self.gate, audit=self.audit, confirmer=confirmer
+            )
 
         async with anyio.create_task_group() as tg:
             for index, call in enumerate(calls):

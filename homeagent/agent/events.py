@@ -39,6 +39,19 @@ class ToolCallFinished:
 
 
 @dataclass(frozen=True)
+class PermissionRequested:
+    """A tool call waits for the user: answer with POST `answer_url` and
+    {"decision": "allow_once" | "allow_session" | "deny"}."""
+
+    request_id: str
+    tool: str
+    permission: str
+    arguments: dict[str, Any]
+    answer_url: str
+    type: Literal["permission_request"] = "permission_request"
+
+
+@dataclass(frozen=True)
 class TurnNotice:
     """A short word to the user about how the turn is served (failover, budget)."""
 
@@ -67,7 +80,8 @@ class TurnFailed:
 
 
 AgentEvent = (
-    TurnStarted | AnswerDelta | TurnNotice | ToolCallStarted | ToolCallFinished | TurnDone | TurnFailed
+    TurnStarted | AnswerDelta | TurnNotice | PermissionRequested | ToolCallStarted | ToolCallFinished
+    | TurnDone | TurnFailed
 )
 
 

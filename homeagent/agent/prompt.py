@@ -22,8 +22,8 @@ from datetime import datetime
 
 from homeagent.agent.personality import Personality
 from homeagent.llm.base import Message
-from homeagent.tools.action_protocol import render_catalog
-from homeagent.tools.registry import ToolRegistry
+from homeagent.tools.action_protocol import render_offered, render_protocol
+from homeagent.tools.registry import ToolRegistry, ToolSpec
 
 _WEEKDAYS_ZH = "一二三四五六日"
 
@@ -41,20 +41,15 @@ class PromptBuilder:
         self._stable_cache: dict[bool, str] = {}
 
     def stable_prefix(self, native_tools: bool) -> str:
-        """Personality, then (for [ACTION] models) the catalog and examples."""
+        """Personality, then (for [ACTION] models) how to call actions and the example
+        dialogues generated from the registry. The actions themselves are offered per
+        message (see `build`), so this part never changes while the daemon runs."""
         cached = self._stable_cache.get(native_tools)
         if cached is not None:
             return cached
         parts = [self._personality.text]
         if not native_tools and len(self._registry):
-            parts.append(
-                render_catalog(
-                    [(s.name, s.description, dict(s.parameters)) for s in self._registry]
-                )
-            )
-            examples = [e for spec in self._registry for e in spec.examples]
-            if examples:
-                parts.append("Examples:\n" + "\n".join(f"- {e}" for e in examples))
+            parts.append(render_protocol(list(self._registry)))
         text = "\n\n".join(parts)
         self._stable_cache[native_tools] = text
         return text
@@ -68,7 +63,9 @@ class PromptBuilder:
         native_tools: bool,
         memory_sections: Sequence[tuple[str, str]] = (),
         turn_context: str = "",
+        offered: Sequence[ToolSpec] | None = None,
     ) -> BuiltPrompt:
+        """`offered`: for [ACTION] models, the actions relevant to this message (None: all)."""
         stable = self.stable_prefix(native_tools)
         dynamic = [
             f"Current date and time: {now.strftime('%Y-%m-%d %H:%M')} "
@@ -77,6 +74,8 @@ class PromptBuilder:
         dynamic += [f"## {title}\n{body}" for title, body in memory_sections if body.strip()]
         if turn_context.strip():
             dynamic.append(f"## Context for this turn\n{turn_context.strip()}")
+        if not native_tools and len(self._registry):
+            dynamic.append(render_offered(list(self._registry) if offered is None else offered))
         messages = (
             Message("system", stable),
             *history,

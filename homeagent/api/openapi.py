@@ -270,6 +270,16 @@ PATHS: dict[str, Any] = {
                        _query("k", {"type": "integer", "minimum": 1, "maximum": 50}, "how many hits"),
                        _query("topic", {"type": "string"}, "only this topic")],
         "responses": {"200": _json(_ref("KnowledgeResults"), "hits"), **_errors(400, 401, 429)}}},
+    "/api/agent/runs/{run_id}/permissions/{request_id}": {"post": {
+        "summary": "Answer a run's pending permission request",
+        "parameters": [*_RUN_ID, _path_param("request_id")],
+        "requestBody": {"required": True, "content": {JSON: {"schema": {
+            "type": "object", "required": ["decision"],
+            "properties": {"decision": {"enum": ["allow_once", "allow_session", "deny"]}}}}}},
+        "responses": {"200": _json({"type": "object", "required": ["run_id", "request_id", "decision"],
+                                    "properties": {"run_id": _STR, "request_id": _STR, "decision": _STR}},
+                                   "the decision was delivered"),
+                      **_errors(400, 401, 404, 429)}}},
     "/api/messages": {"get": {
         "summary": "The conversation, newest first",
         "parameters": [_query("before", {"type": "integer", "minimum": 0, "maximum": 2**62},

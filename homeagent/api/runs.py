@@ -149,6 +149,21 @@ async def cancel_run(request: web.Request) -> web.Response:
     return web.json_response({"id": record.id, "cancelled": cancelled, "status": record.status})
 
 
+async def answer_permission(request: web.Request) -> web.Response:
+    """The user's answer to a pending permission request of a run."""
+    from homeagent.tools.permissions import answer_from_body
+
+    record = await _run_or_404(request)
+    status, payload = answer_from_body(
+        request.app[APP].broker, record.id, request.match_info["request_id"], await read_json(request)
+    )
+    if status == 404:
+        raise NotFoundError(payload["error"]["message"])
+    if status != 200:
+        raise RequestError(payload["error"]["message"], param=payload["error"].get("param"))
+    return web.json_response(payload)
+
+
 def _dumps(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, default=str)
 
@@ -160,3 +175,4 @@ def add_routes(web_app: web.Application) -> None:
     web_app.router.add_get("/api/agent/runs/{run_id}/events", run_events)
     web_app.router.add_get("/api/agent/runs/{run_id}/trace", run_trace)
     web_app.router.add_post("/api/agent/runs/{run_id}/cancel", cancel_run)
+    web_app.router.add_post("/api/agent/runs/{run_id}/permissions/{request_id}", answer_permission)

@@ -8,7 +8,15 @@ The model writes, at the end of its reply, one block per call:
 
 Arguments may also be nested as `{"name": ..., "arguments": {...}}`. `ActionStreamFilter`
 hides blocks from the text streamed to the user as it is generated; `extract_actions`
-parses the finished reply into tool calls plus the natural-language remainder.
+parses the finished reply (JSON repair in `homeagent.tools.repair`) into tool calls plus
+the natural-language remainder.
+
+The prompt text for the protocol is generated from the registry: `render_protocol` (how
+to call, and the example dialogues from the tools' featured examples: the stable, cached
+part) and `render_offered` (the actions offered for this message). For the local engine,
+`action_grammar` builds a GBNF grammar from the offered actions' schemas so every block
+the model writes parses, and `copy_constrained` limits its string values to the user's
+own words.
 """
 
 from __future__ import annotations
@@ -16,20 +24,21 @@ from __future__ import annotations
 import itertools
 import json
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from homeagent.llm.base import ToolCall
+from homeagent.tools.registry import ToolSpec
+from homeagent.tools.repair import RepairError, loads_lenient, split_named_call
+from homeagent.tools.selection import featured_examples, parse_example
 
 OPEN, CLOSE = "[ACTION]", "[/ACTION]"
 # A block ends at its closing tag, at the next opening tag (the model forgot to close
 # it) or at the end of the reply.
 _BLOCK_RE = re.compile(r"\[ACTION\](.*?)(?:\[/ACTION\]|(?=\[ACTION\])|\Z)", re.S)
-_FENCE_RE = re.compile(r"^```(?:json)?\s*|\s*```$")
-# Full-width punctuation small models write in place of JSON syntax. Only translated
-# outside string values, so Chinese text inside a value is kept exactly.
-_CJK_PUNCT = {"，": ",", "：": ":", "｛": "{", "｝": "}", "［": "[", "］": "]"}
-_CJK_QUOTES = {"“": "”", "‘": "’", "「": "」"}
 _ids = itertools.count(1)
+_NESTED_KEYS = ("parameters", "args", "params")
 
 
 @dataclass(frozen=True)
@@ -39,86 +48,33 @@ class ParsedReply:
     errors: tuple[str, ...]
 
 
-def _loads_lenient(raw: str) -> object:
-    body = _FENCE_RE.sub("", raw.strip())
-    try:
-        return json.loads(body)
-    except json.JSONDecodeError:
-        return json.loads(_repair(body))
-
-
-def _repair(text: str) -> str:
-    """Fix what small models get wrong in JSON: full-width punctuation and quotes,
-    trailing commas, and strings, objects or arrays left open at the end."""
-    out: list[str] = []
-    closers: list[str] = []  # brackets still open, innermost last
-    quote_end: str | None = None  # the character that ends the current string
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if quote_end is not None:
-            if ch == "\\" and i + 1 < len(text):
-                out.append(text[i : i + 2])
-                i += 2
-                continue
-            if ch == quote_end:
-                out.append('"')
-                quote_end = None
-            else:
-                out.append('\\"' if ch == '"' else ch)
-            i += 1
-            continue
-        ch = _CJK_PUNCT.get(ch, ch)
-        if ch == '"' or ch in _CJK_QUOTES:
-            quote_end = _CJK_QUOTES.get(ch, '"')
-            out.append('"')
-        elif ch in "{[":
-            closers.append("}" if ch == "{" else "]")
-            out.append(ch)
-        elif ch in "}]":
-            _drop_trailing_comma(out)
-            if closers:
-                closers.pop()
-            out.append(ch)
-        else:
-            out.append(ch)
-        i += 1
-    if quote_end is not None:
-        out.append('"')
-    for closer in reversed(closers):
-        _drop_trailing_comma(out)
-        out.append(closer)
-    return "".join(out)
-
-
-def _drop_trailing_comma(out: list[str]) -> None:
-    j = len(out) - 1
-    while j >= 0 and out[j].isspace():
-        j -= 1
-    if j >= 0 and out[j] == ",":
-        del out[j]
-
-
 def extract_actions(reply: str) -> ParsedReply:
     calls: list[ToolCall] = []
     errors: list[str] = []
     for match in _BLOCK_RE.finditer(reply):
         raw = match.group(1)
+        prefix_name, body = split_named_call(raw)
         try:
-            obj = _loads_lenient(raw)
-        except json.JSONDecodeError as err:
-            errors.append(f"unparsable [ACTION] block ({err.msg}): {raw.strip()[:120]}")
+            obj = loads_lenient(body)
+        except RepairError as err:
+            errors.append(f"unparsable [ACTION] block ({err}): {raw.strip()[:120]}")
             continue
+        if isinstance(obj, dict) and "name" not in obj and prefix_name:
+            obj = {"name": prefix_name, **obj}
         if not isinstance(obj, dict) or not isinstance(obj.get("name"), str):
             errors.append(f"[ACTION] block without a \"name\": {raw.strip()[:120]}")
             continue
-        name = obj.pop("name")
+        name = obj.pop("name").strip()
         args = obj.pop("arguments", None)
+        if args is None:
+            # Other spellings of the nested form, when they hold an object.
+            key = next((k for k in _NESTED_KEYS if isinstance(obj.get(k), dict)), None)
+            args = obj.pop(key) if key else None
         if isinstance(args, str):
             # OpenAI style: the arguments object encoded as a JSON string.
             try:
-                args = _loads_lenient(args) if args.strip() else {}
-            except json.JSONDecodeError:
+                args = loads_lenient(args) if args.strip() else {}
+            except RepairError:
                 pass
         if not isinstance(args, dict):
             # Not an arguments object: keep it as a plain argument so the schema check
@@ -192,3 +148,197 @@ def render_catalog(defs: list[tuple[str, str, dict]]) -> str:
         )
         lines.append(f"- {name}({arg_text}): {description}")
     return "\n".join(lines)
+
+
+# -- prompt text for the block protocol, generated from the registry ---------------------
+
+INSTRUCTIONS = (
+    "To record, change or look up anything, call an action by writing a block after your words:\n"
+    f'{OPEN}{{"name": "<action>", "<argument>": "<value>"}}{CLOSE}\n'
+    "One action per block; several blocks for several actions. Use only the actions listed "
+    "for this message. Copy dates and times as the user said them (明天下午3点, next Friday). "
+    "When the results come back, answer the user briefly in their language.\n"
+    "需要记录、修改或查询时，在回复后写 [ACTION] 块调用操作；日期照抄用户的说法。"
+)
+
+
+def _arg_hint(name: str, prop: object, required: bool) -> str:
+    if not isinstance(prop, dict):
+        return name
+    kind = prop.get("type")
+    if "enum" in prop:
+        hint = "|".join(str(v) for v in prop["enum"])
+    elif kind == "array":
+        hint = "[…]"
+    elif kind == "boolean":
+        hint = "true|false"
+    elif kind in ("integer", "number") or (isinstance(kind, list) and "number" in kind):
+        hint = "number"
+    else:
+        hint = ""
+    text = name if required else f"{name}?"
+    return f"{text}: {hint}" if hint else text
+
+
+def render_action_catalog(specs: Iterable[ToolSpec], *, examples: bool = True) -> str:
+    """The offered actions, one line each, `name(required, optional?: hint) — description`,
+    optionally followed by the action's first example call."""
+    lines = []
+    for spec in specs:
+        params = dict(spec.parameters)
+        props = params.get("properties", {}) or {}
+        required = list(params.get("required", []))
+        ordered = required + [k for k in props if k not in required]
+        args = ", ".join(_arg_hint(k, props.get(k), k in required) for k in ordered)
+        lines.append(f"- {spec.name}({args}) — {spec.description}")
+        if examples and spec.examples:
+            example = parse_example(spec.examples[0])
+            if example is not None:
+                lines.append(f"  e.g. {example.text} → {render_block(example.name, example.arguments)}")
+    return "\n".join(lines)
+
+
+def render_block(name: str, arguments: dict) -> str:
+    # A tool with its own "name" argument uses the nested form, so the two never collide.
+    body = {"name": name, "arguments": arguments} if "name" in arguments else {"name": name, **arguments}
+    return f"{OPEN}{json.dumps(body, ensure_ascii=False)}{CLOSE}"
+
+
+def render_example_dialogues(specs: Iterable[ToolSpec]) -> str:
+    """The prompt's example dialogues (seed 000 §6.2) from the tools' featured examples."""
+    turns = [
+        f"User: {e.text}\nAssistant: {render_block(e.name, e.arguments)}" for e in featured_examples(specs)
+    ]
+    return "Examples:\n" + "\n".join(turns) if turns else ""
+
+
+# -- grammar-constrained decoding for the local engine -----------------------------------
+
+GrammarMode = Literal["action", "action_or_text", "text_then_actions"]
+
+
+def call_schema(specs: Iterable[ToolSpec]) -> dict:
+    """One JSON Schema accepting exactly the calls of `specs`: `name` first, then arguments."""
+    alternatives = []
+    for spec in specs:
+        params = dict(spec.parameters)
+        own = dict(params.get("properties", {}))
+        if "name" in own:
+            # Nested form for a tool whose arguments include "name" (see render_block).
+            args = {**params, "type": "object"}
+            props: dict = {"name": {"const": spec.name}, "arguments": args}
+            required = ["name", "arguments"]
+        else:
+            props = {"name": {"const": spec.name}, **own}
+            required = ["name", *params.get("required", [])]
+        alternatives.append({
+            "type": "object", "properties": props, "required": required, "additionalProperties": False,
+        })
+    return {"oneOf": alternatives}
+
+
+_BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength")
+
+
+def _without_bounds(value: object) -> object:
+    if isinstance(value, dict):
+        return {k: _without_bounds(v) for k, v in value.items() if k not in _BOUNDS}
+    if isinstance(value, list):
+        return [_without_bounds(v) for v in value]
+    return value
+
+
+def action_grammar(
+    specs: Sequence[ToolSpec], *, mode: GrammarMode = "action", max_blocks: int = 1
+) -> str:
+    """A GBNF grammar for a reply that may carry [ACTION] blocks for `specs` only.
+
+    `action`: one to `max_blocks` blocks and nothing else (the caller has decided that the
+    message asks for an action). `action_or_text`: either blocks or plain text (which
+    cannot contain "["), decided at the first token. `text_then_actions`: text first, then
+    up to `max_blocks` blocks. Every block the model writes parses and names a real action
+    with arguments of the right shape.
+    """
+    from llama_cpp.llama_grammar import json_schema_to_gbnf
+
+    if not specs:
+        return 'root ::= [^\\[]*\n'
+    # Bounds stay with the validator: the grammar fixes shape, and shared `integer`/`number`
+    # rules are what copy_constrained can narrow to the user's numbers.
+    schema = _without_bounds(call_schema(specs))
+    body = json_schema_to_gbnf(json.dumps(schema, ensure_ascii=False), prop_order=["name"])
+    body = re.sub(r"^root ::=", "call ::=", body, flags=re.M)
+    more = " ".join(["(ws block)?"] * (max_blocks - 1))
+    head = {
+        "action": f"root ::= block {more} ws",
+        "action_or_text": f"root ::= block {more} ws | prose",
+        "text_then_actions": f"root ::= prose (block {more})? ws",
+    }[mode]
+    return "\n".join([
+        head,
+        "prose ::= [^\\[]*",
+        'block ::= "[ACTION]" ws call ws "[/ACTION]"',
+        "ws ::= [ \\n]?",
+        body,
+    ])
+
+
+def render_protocol(specs: Iterable[ToolSpec]) -> str:
+    """The stable part of the prompt for the block protocol: how to call, and the example
+    dialogues. It does not depend on the message, so a local engine caches it."""
+    dialogues = render_example_dialogues(specs)
+    return INSTRUCTIONS + ("\n\n" + dialogues if dialogues else "")
+
+
+def render_offered(selected: Sequence[ToolSpec], *, examples: bool = True) -> str:
+    """The per-message part: the actions offered for this utterance (after the cached prefix)."""
+    if not selected:
+        return "## Actions for this message\n(none: answer in words)"
+    return "## Actions for this message\n" + render_action_catalog(selected, examples=examples)
+
+
+_UNIT_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]|[A-Za-z0-9][A-Za-z0-9'._:/-]*|[^\s]")
+_EDGE_RE = re.compile(r"^[\W_]|[\W_]$")
+
+
+def utterance_spans(text: str, max_units: int = 12) -> list[str]:
+    """Contiguous pieces of the user's words (CJK characters and Latin words as units),
+    the values a small model may copy into string arguments."""
+    units = [(m.start(), m.end()) for m in _UNIT_RE.finditer(text)]
+    spans: dict[str, None] = {}
+    for i in range(len(units)):
+        for j in range(i, min(len(units), i + max_units)):
+            piece = text[units[i][0] : units[j][1]]
+            if piece.strip() and not _EDGE_RE.search(piece) and "\n" not in piece:
+                spans.setdefault(piece, None)
+    return list(spans)
+
+
+def _gbnf_literal(value: str) -> str:
+    # The GBNF literal of the JSON-encoded string, so the model's output stays valid JSON.
+    encoded = json.dumps(value, ensure_ascii=False)
+    return '"' + encoded.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def copy_constrained(grammar: str, utterance: str, numbers: Iterable[float] | None = None) -> str:
+    """Restrict the free values of an action grammar to what the user said.
+
+    Tiny local models tend to copy argument values from the prompt's examples instead of
+    the user's message; with this, a string argument can only be a piece of `utterance`,
+    and a number one of `numbers` (default: the digits in the utterance; callers that
+    read Chinese numerals pass `homeagent.actions.numbers.numbers_in(utterance)`). Enums
+    and booleans are unaffected; a kind with nothing to copy keeps its free rule."""
+    spans = utterance_spans(utterance)
+    if spans:
+        rule = "string ::= ( " + " | ".join(_gbnf_literal(s) for s in spans) + " ) space"
+        grammar = re.sub(r"^string ::= .*$", lambda _m: rule, grammar, count=1, flags=re.M)
+    values = list(numbers) if numbers is not None else [float(n) for n in re.findall(r"\d+(?:\.\d+)?", utterance)]
+    texts = list(dict.fromkeys(f"{v:g}" for v in values if abs(v) < 1e15))
+    ints = [t for t in texts if re.fullmatch(r"-?\d+", t)]
+    if texts:
+        rule = "number ::= ( " + " | ".join(f'"{t}"' for t in texts) + " ) space"
+        grammar = re.sub(r"^number ::= .*$", lambda _m: rule, grammar, count=1, flags=re.M)
+    if ints:
+        rule = "integer ::= ( " + " | ".join(f'"{t}"' for t in ints) + " ) space"
+        grammar = re.sub(r"^integer ::= .*$", lambda _m: rule, grammar, count=1, flags=re.M)
+    return grammar

@@ -85,7 +85,12 @@ class ToolSpec:
     executor: Executor
     permission: Permission = Permission.READ
     timeout: float | None = None  # None: the registry's default
+    # Each example reads `user words → tool_name {"argument": "value"}`; they feed the
+    # prompt's example dialogues and the relevant-tool index.
     examples: tuple[str, ...] = ()
+    category: str = ""  # groups tools for people (`homeagent tools list`) and prompts
+    # How many leading `examples` the system prompt shows as example dialogues.
+    featured_examples: int = 0
 
     def to_def(self) -> ToolDef:
         return ToolDef(self.name, self.description, self.parameters)

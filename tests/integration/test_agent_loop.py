@@ -129,8 +129,10 @@ async def test_action_blocks_run_and_never_reach_the_user(make_config):
     assert "[ACTION" not in visible and "current_time" not in visible
     assert visible == "Let me check. It is morning."
     assert any(e.type == "tool_result" and e.ok for e in events)
-    system = provider.requests[0].messages[0].content
-    assert "[ACTION]" in system and "current_time" in system  # catalog rendered in the prompt
+    stable = provider.requests[0].messages[0].content
+    per_turn = provider.requests[0].messages[-2].content
+    assert "[ACTION]" in stable  # how to call: part of the cached prefix
+    assert "## Actions for this message" in per_turn and "- current_time(" in per_turn
     assert provider.requests[0].tools == ()
     assert "[RESULTS]" in provider.requests[1].messages[-1].content
 

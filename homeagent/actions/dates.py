@@ -1,0 +1,383 @@
+"""Relative dates and times in Chinese and English, resolved against the home's "now".
+
+Models are told to copy the user's own words for a date ("明天下午3点", "next Monday")
+rather than compute one; this module turns them into aware datetimes in the home's
+timezone (the injected clock's), stored as ISO 8601.
+
+Our own rules cover what people say to a home assistant (今天, 明天, 后天, 下周五,
+周五下午3点, 昨晚, 3天后, 5月20号, tomorrow 5pm, next Monday, in 2 hours); `dateparser`
+handles the English forms the rules do not know ("March 3rd", "a week ago"). Week-based
+words follow the Chinese convention in both languages: 下周五 / next Friday is the Friday of
+next week (weeks start on Monday); a bare 周五 / Friday is the next one to come (or the
+last one gone, when the value describes the past).
+
+Anything unreadable raises `DateError`, whose message tells the model the accepted forms.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from typing import Literal
+
+from homeagent.actions.numbers import NUM, parse_number
+
+Prefer = Literal["future", "past", "nearest"]  # nearest: no rolling into another year/week
+
+FORMAT_HINT = (
+    "use YYYY-MM-DD or YYYY-MM-DD HH:MM, or words such as 今天, 明天下午3点, 下周五, 昨晚, "
+    "3天后, today, tomorrow 5pm, next Monday, in 2 hours"
+)
+
+_WD_ZH = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6, "末": 5}
+_WD_EN = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
+_MONTHS_EN = {m: i for i, m in enumerate(
+    ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], 1)}
+
+_DAY_WORDS: tuple[tuple[str, int], ...] = (
+    ("大后天", 3), ("大前天", -3), ("后天", 2), ("前天", -2),
+    ("今天", 0), ("今日", 0), ("今晚", 0), ("今早", 0), ("今儿", 0), ("今夜", 0),
+    ("明天", 1), ("明日", 1), ("明晚", 1), ("明早", 1), ("明儿", 1),
+    ("昨天", -1), ("昨日", -1), ("昨晚", -1), ("昨夜", -1), ("昨早", -1),
+    ("day after tomorrow", 2), ("day before yesterday", -2), ("tonight", 0), ("today", 0),
+    ("this morning", 0), ("this evening", 0), ("this afternoon", 0), ("tomorrow", 1),
+    ("yesterday", -1), ("last night", -1),
+)
+# Parts of the day: (words, hour used when no clock time is given, shift to afternoon).
+_PARTS: tuple[tuple[tuple[str, ...], int, bool], ...] = (
+    (("凌晨",), 3, False),
+    (("早上", "早晨", "清晨", "今早", "明早", "昨早", "morning"), 8, False),
+    (("上午",), 9, False),
+    (("中午", "noon", "lunch"), 12, False),
+    (("下午", "afternoon"), 15, True),
+    (("傍晚", "下班"), 18, True),
+    (("晚上", "今晚", "明晚", "昨晚", "夜里", "今夜", "昨夜", "tonight", "evening", "night"), 20, True),
+)
+
+
+class DateError(ValueError):
+    """A date or time that could not be read; the message lists the accepted forms."""
+
+
+@dataclass(frozen=True)
+class When:
+    value: datetime  # aware, in the home's timezone
+    has_time: bool
+
+    @property
+    def day(self) -> date:
+        return self.value.date()
+
+    def iso(self) -> str:
+        """YYYY-MM-DD for a date, YYYY-MM-DDTHH:MM:SS±HH:MM for a date and time."""
+        return self.value.isoformat(timespec="seconds") if self.has_time else self.day.isoformat()
+
+
+def parse_when(text: str, now: datetime, *, prefer: Prefer = "future") -> When:
+    """Resolve a date/time expression against `now` (aware); raises DateError."""
+    raw = " ".join(str(text).split())
+    if not raw:
+        raise DateError(f"empty date; {FORMAT_HINT}")
+    if re.search(r"(?:周|星期|礼拜)[七八九十零〇]|下下下|上上上", raw):
+        raise DateError(f"{text!r} names no real day; {FORMAT_HINT}")
+    iso = _parse_iso(raw, now)
+    if iso is not None:
+        return iso
+    s = raw.casefold().replace("星期天", "星期日").replace("礼拜天", "礼拜日")
+    try:
+        found = _rules(s, now, prefer)
+    except ValueError as err:
+        # e.g. 2月30日: the words were understood but name no real day.
+        raise DateError(f"{text!r} is not a real date ({err}); {FORMAT_HINT}") from err
+    if found is not None:
+        return found
+    fallback = _dateparser(raw, now, prefer)
+    if fallback is not None:
+        return fallback
+    raise DateError(f"cannot read {text!r} as a date or time; {FORMAT_HINT}")
+
+
+def parse_date(text: str, now: datetime, *, prefer: Prefer = "future") -> date:
+    return parse_when(text, now, prefer=prefer).day
+
+
+def day_range(text: str, now: datetime) -> tuple[date, date]:
+    """A period as inclusive days: 今天, 本周/this week, 上个月/last month, 最近7天/last 7 days,
+    or any single date."""
+    s = str(text).strip().casefold()
+    today = now.date()
+    monday = today - timedelta(days=today.weekday())
+    if s in ("本周", "这周", "这个星期", "this week"):
+        return monday, monday + timedelta(days=6)
+    if s in ("上周", "上个星期", "last week"):
+        return monday - timedelta(days=7), monday - timedelta(days=1)
+    if s in ("下周", "下个星期", "next week"):
+        return monday + timedelta(days=7), monday + timedelta(days=13)
+    if s in ("本月", "这个月", "this month"):
+        return today.replace(day=1), month_end(today)
+    if s in ("上个月", "上月", "last month"):
+        last = today.replace(day=1) - timedelta(days=1)
+        return last.replace(day=1), last
+    if s in ("今年", "this year"):
+        return date(today.year, 1, 1), date(today.year, 12, 31)
+    match = re.fullmatch(rf"(?:最近|过去|近|last|past)\s*({NUM})\s*(?:天|日|days?)", s)
+    if match and (n := parse_number(match.group(1))):
+        return today - timedelta(days=int(n) - 1), today
+    day = parse_date(text, now, prefer="nearest")
+    return day, day
+
+
+# -- rules ----------------------------------------------------------------------------
+
+
+def _parse_iso(raw: str, now: datetime) -> When | None:
+    s = raw.replace("/", "-").replace("年", "-").replace("月", "-").rstrip("日号")
+    if re.fullmatch(r"\d{4}-\d{1,2}-\d{1,2}", s):
+        y, m, d = (int(x) for x in s.split("-"))
+        return When(datetime(y, m, d, tzinfo=now.tzinfo), False) if _valid(y, m, d) else None
+    try:
+        value = datetime.fromisoformat(raw.replace(" ", "T", 1) if "T" not in raw else raw)
+    except ValueError:
+        return None
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=now.tzinfo)
+    else:
+        value = value.astimezone(now.tzinfo)
+    return When(value, True)
+
+
+def _valid(y: int, m: int, d: int) -> bool:
+    try:
+        date(y, m, d)
+    except ValueError:
+        return False
+    return True
+
+
+def _rules(s: str, now: datetime, prefer: Prefer) -> When | None:
+    today = now.date()
+    day: date | None = None
+    explicit_day = False
+
+    # Offsets: 3天后, in 3 days, 2 weeks ago, 两小时后, in 30 minutes.
+    m = re.search(rf"({NUM}|半)\s*个?\s*(分钟|小时|钟头|天|日|周|星期|礼拜|个月|月)\s*(后|以后|之后|前|以前|之前)", s)
+    if m is None:
+        m2 = re.search(r"in\s+(\d+(?:\.\d+)?|an?|half an?)\s*(minutes?|mins?|hours?|hrs?|days?|weeks?|months?)\b", s)
+        m3 = re.search(r"(\d+(?:\.\d+)?|an?)\s*(minutes?|mins?|hours?|hrs?|days?|weeks?|months?)\s+(ago|later|from now)", s)
+        if m2:
+            amount, unit, sign = m2.group(1), m2.group(2), 1
+        elif m3:
+            amount, unit, sign = m3.group(1), m3.group(2), -1 if m3.group(3) == "ago" else 1
+        else:
+            amount = None
+    else:
+        amount, unit = m.group(1), m.group(2)
+        sign = -1 if m.group(3) in ("前", "以前", "之前") else 1
+    if amount is not None:
+        n = {"a": 1.0, "an": 1.0, "half a": 0.5, "half an": 0.5, "半": 0.5}.get(amount)
+        n = n if n is not None else parse_number(amount)
+        if n is None:
+            return None
+        unit = unit.rstrip("s")
+        if unit in ("分钟", "minute", "min"):
+            return When(now + sign * timedelta(minutes=n), True)
+        if unit in ("小时", "钟头", "hour", "hr"):
+            return When(now + sign * timedelta(hours=n), True)
+        if unit in ("天", "日", "day"):
+            day = today + timedelta(days=sign * int(n))
+        elif unit in ("周", "星期", "礼拜", "week"):
+            day = today + timedelta(days=sign * 7 * int(n))
+        else:
+            day = add_months(today, sign * int(n))
+        explicit_day = True
+
+    # Named days: 今天, 明天, 后天, 昨晚, tomorrow, yesterday.
+    if day is None:
+        for word, offset in _DAY_WORDS:
+            if word in s:
+                day, explicit_day = today + timedelta(days=offset), True
+                break
+
+    # Weekdays: 下周五, 本周三, 上星期一, 周五, next Monday, this friday, last sun.
+    if day is None:
+        m = re.search(r"(下下|下个?|上上|上个?|这个?|本)?\s*(?:周|星期|礼拜)([一二三四五六日天末])", s)
+        if m:
+            which = {"下下": 2, "下": 1, "下个": 1, "上上": -2, "上": -1, "上个": -1}.get(m.group(1) or "", 0)
+            bare = m.group(1) is None
+            day, explicit_day = _weekday(today, _WD_ZH[m.group(2)], which, bare, prefer), True
+    if day is None:
+        m = re.search(r"\b(next|this|last|coming|on)?\s*\b(mon|tue|wed|thu|fri|sat|sun)"
+                      r"(?:day|s|sday|nesday|rsday|urday|r|rs)?\.?(?![a-z])", s)
+        if m:
+            which = {"next": 1, "last": -1}.get(m.group(1) or "", 0)
+            bare = m.group(1) in (None, "on", "coming")
+            day, explicit_day = _weekday(today, _WD_EN[m.group(2)], which, bare, prefer), True
+    if day is None and re.search(r"月底|月末|end of (?:the )?month", s):
+        day, explicit_day = month_end(today), True
+    if day is None and re.search(r"年底|年末|end of (?:the )?year", s):
+        day, explicit_day = date(today.year, 12, 31), True
+    if day is None and re.search(r"(下周|下个?星期|next week)", s):
+        day, explicit_day = today - timedelta(days=today.weekday()) + timedelta(days=7), True
+    if day is None and re.search(r"(下个?月|next month)", s):
+        day, explicit_day = add_months(today, 1), True
+
+    # Month and day: 5月20日, 5月20号, 2026年5月20日 (the ISO path took full dates), 20号.
+    if day is None:
+        m = re.search(rf"(?:(\d{{4}})\s*年\s*)?({NUM})\s*月\s*({NUM})\s*[日号]?", s)
+        if m:
+            mo, d = parse_number(m.group(2)), parse_number(m.group(3))
+            if mo is None or d is None:
+                return None
+            year = int(m.group(1)) if m.group(1) else today.year
+            day = date(year, int(mo), int(d))
+            if not m.group(1):
+                day = _roll_year(day, today, prefer)
+            explicit_day = True
+    if day is None:
+        m = re.search(
+            r"\b(?:(\d{1,2})(?:st|nd|rd|th)?\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
+            r"|(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?)"
+            r"(?:,?\s*(\d{4}))?\b",
+            s,
+        )
+        if m:
+            mon = _MONTHS_EN[(m.group(2) or m.group(3))[:3]]
+            d = int(m.group(1) or m.group(4))
+            day = date(int(m.group(5)) if m.group(5) else today.year, mon, d)
+            if not m.group(5):
+                day = _roll_year(day, today, prefer)
+            explicit_day = True
+    if day is None:
+        m = re.search(rf"(?<![月\d])({NUM})\s*[号日](?!\s*[后前])", s)
+        if m and (d := parse_number(m.group(1))) and 1 <= d <= 31:
+            day = today.replace(day=int(d))
+            if prefer == "future" and day < today:
+                day = add_months(today.replace(day=1), 1).replace(day=int(d))
+            elif prefer == "past" and day > today:
+                day = add_months(today.replace(day=1), -1).replace(day=int(d))
+            explicit_day = True
+
+    clock = _clock_time(s)
+    if day is None and clock is None:
+        return None
+    if clock is None:
+        return When(datetime.combine(day, time(0, 0), tzinfo=now.tzinfo), False)
+    if day is None:
+        day = today
+        moment = datetime.combine(day, clock, tzinfo=now.tzinfo)
+        if not explicit_day and prefer == "future" and moment < now - timedelta(minutes=1):
+            moment += timedelta(days=1)
+        elif not explicit_day and prefer == "past" and moment > now + timedelta(minutes=1):
+            moment -= timedelta(days=1)
+        return When(moment, True)
+    return When(datetime.combine(day, clock, tzinfo=now.tzinfo), True)
+
+
+def _clock_time(s: str) -> time | None:
+    """The time of day in `s`, if any: 下午3点, 3点半, 15:30, 5pm, 8:15 am, noon."""
+    part = next(((hour, pm) for words, hour, pm in _PARTS if any(_has_word(s, w) for w in words)), None)
+    at_form = False
+    m = re.search(rf"({NUM})\s*(?:点|點|时|時)\s*(?:(半)|(一刻)|(三刻)|({NUM})\s*分?)?", s)
+    hour = minute = None
+    if m:
+        hour = parse_number(m.group(1))
+        minute = 30 if m.group(2) else 15 if m.group(3) else 45 if m.group(4) else (
+            parse_number(m.group(5)) if m.group(5) else 0)
+    else:
+        m = re.search(r"\b(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)(?![a-z])", s)
+        if m:
+            hour, minute = float(m.group(1)), float(m.group(2) or 0)
+            if m.group(3).startswith("p") and hour < 12:
+                hour += 12
+            elif m.group(3).startswith("a") and hour == 12:
+                hour = 0
+            part = None
+        else:
+            m = re.search(r"(?<![\d:])(\d{1,2})[:：](\d{2})(?![\d:])", s)
+            if m:
+                hour, minute = float(m.group(1)), float(m.group(2))
+            else:
+                m = re.search(r"\bat\s+(\d{1,2})\b(?!\s*[:/-])", s)
+                if m:
+                    hour, minute, at_form = float(m.group(1)), 0.0, True
+                elif "midnight" in s or "半夜" in s:
+                    return time(23, 59)
+    if hour is None:
+        if part is None:
+            return None
+        return time(part[0], 0)
+    if part is not None and part[1] and hour < 12:
+        hour += 12
+    elif part is not None and part[0] == 12 and hour < 6:
+        hour += 12  # 中午1点
+    elif part is None and at_form and 1 <= hour <= 6:
+        hour += 12  # "at 5": people mean the afternoon
+    if not (0 <= hour <= 24 and 0 <= (minute or 0) < 60):
+        return None
+    hour = min(int(hour), 23) if hour < 24 else 0
+    return time(hour, int(minute or 0))
+
+
+def _has_word(s: str, word: str) -> bool:
+    if word.isascii():
+        return re.search(rf"\b{word}\b", s) is not None
+    return word in s
+
+
+def _weekday(today: date, wd: int, which: int, bare: bool, prefer: Prefer) -> date:
+    if bare and prefer == "nearest":
+        which = 0
+    elif bare:
+        delta = (wd - today.weekday()) % 7
+        if prefer == "past":
+            delta = -((today.weekday() - wd) % 7)
+        return today + timedelta(days=delta)
+    monday = today - timedelta(days=today.weekday())
+    return monday + timedelta(days=7 * which + wd)
+
+
+def add_months(day: date, months: int) -> date:
+    index = day.year * 12 + day.month - 1 + months
+    year, month = divmod(index, 12)
+    first = date(year, month + 1, 1)
+    return first.replace(day=min(day.day, month_end(first).day))
+
+
+def month_end(day: date) -> date:
+    nxt = (day.replace(day=28) + timedelta(days=4)).replace(day=1)
+    return nxt - timedelta(days=1)
+
+
+def _roll_year(day: date, today: date, prefer: Prefer) -> date:
+    if prefer == "future" and day < today - timedelta(days=1):
+        return day.replace(year=day.year + 1) if not (day.month == 2 and day.day == 29) else day
+    if prefer == "past" and day > today + timedelta(days=1):
+        return day.replace(year=day.year - 1) if not (day.month == 2 and day.day == 29) else day
+    return day
+
+
+def _dateparser(raw: str, now: datetime, prefer: Prefer) -> When | None:
+    """English forms our rules do not cover; dateparser resolves them against `now`."""
+    import dateparser  # imported late: it loads its language data on first use
+
+    base = now.replace(tzinfo=None)
+    try:
+        value = dateparser.parse(
+            raw,
+            languages=["en", "zh"],
+            settings={
+                "RELATIVE_BASE": base,
+                "PREFER_DATES_FROM": "current_period" if prefer == "nearest" else prefer,
+                "RETURN_AS_TIMEZONE_AWARE": False,
+                "STRICT_PARSING": False,
+            },
+        )
+    except (ValueError, TypeError, OverflowError, LookupError):
+        return None  # the library could not make sense of it either
+    if value is None:
+        return None
+    has_time = bool(re.search(r"\d[:.]\d|\d\s*(?:am|pm)|hours?|minutes?|noon", raw, re.I))
+    if not has_time:
+        value = value.replace(hour=0, minute=0, second=0, microsecond=0)
+    return When(value.replace(microsecond=0, tzinfo=now.tzinfo), has_time)

@@ -1,0 +1,211 @@
+"""Task actions: create, complete, list, update and delete to-do items."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from homeagent.actions.base import (
+    ID,
+    LIST,
+    ActionSet,
+    Call,
+    delete,
+    enum,
+    find,
+    insert,
+    like,
+    page,
+    s,
+    show_when,
+    strings,
+    tags_of,
+    update,
+    when,
+)
+from homeagent.tools.registry import Permission, ToolOutput
+
+ACTIONS = ActionSet("task")
+NOUN = ("任务", "tasks")
+_PRIORITY = enum("优先级 / priority", "high", "medium", "low")
+_PRIORITY_ZH = {"high": "高", "medium": "中", "low": "低"}
+
+
+def render(row: dict[str, Any], lang: str = "zh") -> str:
+    parts = [f"#{row['id']} {row['content']}"]
+    if row.get("due"):
+        parts.append(("截止 " if lang == "zh" else "due ") + show_when(row["due"]))
+    if row.get("priority") and row["priority"] != "medium":
+        parts.append(_PRIORITY_ZH[row["priority"]] + "优先级" if lang == "zh" else f"{row['priority']} priority")
+    if row.get("status") == "done":
+        parts.append("已完成" if lang == "zh" else "done")
+    return " · ".join(parts)
+
+
+@ACTIONS.define(
+    "create_task",
+    "创建一个新的待办任务 / Create a new to-do task",
+    {
+        "content": s("任务内容 / what needs doing"),
+        "priority": _PRIORITY,
+        "due": when("截止时间 / when it is due"),
+        "category": s("分类 / category"),
+        "tags": strings("标签 / tags"),
+    },
+    required=["content"],
+    examples=[
+        ("帮我记一个任务，明天下班前提交周报", {"content": "提交周报", "due": "明天下班前"}),
+        ("Remind me to call the plumber on Friday", {"content": "call the plumber", "due": "Friday"}),
+        ("添加待办：交水电费，优先级高", {"content": "交水电费", "priority": "high"}),
+        ("Add a task to renew my passport", {"content": "renew my passport"}),
+    ],
+    featured=1,
+)
+async def create_task(c: Call) -> ToolOutput:
+    content = c.need("content")
+    due = c.when("due")
+    tags = tags_of(c.args.get("tags"))
+    row = {
+        "content": content,
+        "priority": c.text("priority", "medium"),
+        "due": due.iso() if due else None,
+        "due_day": due.day.isoformat() if due else None,
+        "category": c.text("category", ""),
+        "tags": json.dumps(tags, ensure_ascii=False),
+        **c.stamp(),
+    }
+    row_id = await insert(c.db, "tasks", row)
+    due_text = show_when(row["due"]) if due else c.t("无", "none")
+    return c.done(
+        f"已创建任务 #{row_id}：{content}，截止 {due_text}。",
+        f"Created task #{row_id}: {content}, due {due_text}.",
+        {"id": row_id, **row, "tags": tags},
+    )
+
+
+@ACTIONS.define(
+    "complete_task",
+    "把任务标记为已完成 / Mark a task as done",
+    {"id": ID, "content": s("任务内容里的词，用来找到任务 / words of the task, to find it")},
+    examples=[
+        ("把提交周报这个任务标记完成", {"content": "提交周报"}),
+        ("I finished calling the plumber", {"content": "call the plumber"}),
+        ("任务3做完了", {"id": 3}),
+    ],
+    featured=1,
+)
+async def complete_task(c: Call) -> ToolOutput:
+    row = await find(c, "tasks", "content", noun=NOUN, order="status = 'open' DESC, id DESC")
+    if row["status"] == "done":
+        return c.done(f"任务 #{row['id']}「{row['content']}」早已完成。",
+                      f"Task #{row['id']} ({row['content']}) was already done.")
+    await update(c.db, "tasks", row["id"], {
+        "status": "done", "completed_at": c.now.isoformat(timespec="seconds"),
+        "completed_day": c.today.isoformat(),
+    })
+    return c.done(f"已完成任务 #{row['id']}：{row['content']}。",
+                  f"Marked task #{row['id']} done: {row['content']}.", {"id": row["id"]})
+
+
+@ACTIONS.define(
+    "list_tasks",
+    "查询任务列表，可按状态、截止日期范围、关键词筛选 / List tasks, filtered by status, due-date range or keyword",
+    {
+        "status": enum("状态：open 未完成（默认）、done 已完成、all 全部 / open (default), done or all",
+                       "open", "done", "all"),
+        "priority": _PRIORITY,
+        **LIST,
+    },
+    permission=Permission.READ,
+    examples=[
+        ("我还有哪些没完成的任务", {"status": "open"}),
+        ("What's on my to-do list this week?", {"from": "this week"}),
+        ("Show the tasks I completed", {"status": "done"}),
+    ],
+    featured=1,
+)
+async def list_tasks(c: Call) -> ToolOutput:
+    status = c.text("status", "open")
+    where: list[str] = []
+    params: list[Any] = []
+    if status != "all":
+        where.append("status = ?")
+        params.append(status)
+    if c.text("priority"):
+        where.append("priority = ?")
+        params.append(c.text("priority"))
+    start, end = c.range()
+    if start:
+        where.append("due_day >= ?")
+        params.append(start.isoformat())
+    if end:
+        where.append("due_day <= ?")
+        params.append(end.isoformat())
+    if c.text("query"):
+        clause, extra = like(["content", "category", "tags"], c.text("query") or "")
+        where.append(clause)
+        params += extra
+    limit, offset = c.page()
+    found, total = await page(
+        c.db, "tasks", where, params,
+        "status = 'done', due_day IS NULL, due_day, CASE priority WHEN 'high' THEN 0 WHEN 'medium' THEN 1 ELSE 2 END, id",
+        limit, offset,
+    )
+    return c.listing(NOUN, found, total, lambda r: render(dict(r), c.lang), offset=offset)
+
+
+@ACTIONS.define(
+    "update_task",
+    "修改任务的内容、截止时间、优先级或状态 / Change a task's text, due time, priority or status",
+    {
+        "id": ID,
+        "content": s("任务内容里的词，用来找到任务 / words of the task, to find it"),
+        "new_content": s("新的任务内容 / the new text"),
+        "due": when("新的截止时间 / new due time"),
+        "priority": _PRIORITY,
+        "status": enum("open 或 done / open or done", "open", "done"),
+        "tags": strings("新的标签 / new tags"),
+    },
+    examples=[
+        ("把周报任务改到后天截止", {"content": "周报", "due": "后天"}),
+        ("Make the passport task high priority", {"content": "passport", "priority": "high"}),
+    ],
+)
+async def update_task(c: Call) -> ToolOutput:
+    due = c.when("due")  # bad values are reported before anything is looked up
+    row = await find(c, "tasks", "content", noun=NOUN, order="status = 'open' DESC, id DESC")
+    changes: dict[str, Any] = {}
+    if c.text("new_content"):
+        changes["content"] = c.text("new_content")
+    if due:
+        changes["due"], changes["due_day"] = due.iso(), due.day.isoformat()
+    if c.text("priority"):
+        changes["priority"] = c.text("priority")
+    if c.text("status"):
+        changes["status"] = c.text("status")
+        done = changes["status"] == "done"
+        changes["completed_at"] = c.now.isoformat(timespec="seconds") if done else None
+        changes["completed_day"] = c.today.isoformat() if done else None
+    if "tags" in c.args:
+        changes["tags"] = json.dumps(tags_of(c.args["tags"]), ensure_ascii=False)
+    if not changes:
+        return c.done("没有要修改的内容：请给出 new_content、due、priority、status 或 tags。",
+                      "Nothing to change: give new_content, due, priority, status or tags.")
+    await update(c.db, "tasks", row["id"], changes)
+    merged = {**row, **changes}
+    return c.done(f"已更新任务：{render(merged, 'zh')}。", f"Updated task: {render(merged, 'en')}.",
+                  {"id": row["id"], **changes})
+
+
+@ACTIONS.define(
+    "delete_task",
+    "删除一个任务 / Delete a task",
+    {"id": ID, "content": s("任务内容里的词，用来找到任务 / words of the task, to find it")},
+    permission=Permission.DELETE,
+    examples=[("删掉交水电费那个任务", {"content": "交水电费"}), ("Delete task 4", {"id": 4})],
+)
+async def delete_task(c: Call) -> ToolOutput:
+    row = await find(c, "tasks", "content", noun=NOUN)
+    await delete(c.db, "tasks", row["id"])
+    return c.done(f"已删除任务 #{row['id']}：{row['content']}。",
+                  f"Deleted task #{row['id']}: {row['content']}.", {"id": row["id"]})

@@ -1,0 +1,126 @@
+"""Which actions to offer a model that reads them from its prompt.
+
+The full catalog of 75 actions costs thousands of prompt tokens, which the local engine
+evaluates at about 140 tokens/s; so a provider without native tools is offered only the
+top k actions for the utterance (8 by default), ranked by TF-IDF cosine over each action's
+name, description and example utterances. Providers with native tools get the full list.
+
+Tokens are the shared ones (`homeagent.memory.text.tokenize`: CJK bigrams, Latin words)
+plus the 4-character pieces of longer Latin words, so "watered" still meets "water", and
+single CJK characters, so 喂 still meets 喂食.
+The index is rebuilt only when the registry's set of tools changes; queries run in a
+worker thread (`select`) or inline for callers already off the loop (`select_sync`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+
+from homeagent.memory.text import normalize, tokenize
+from homeagent.tools.registry import ToolRegistry, ToolSpec
+
+DEFAULT_TOP_K = 8
+_EXAMPLE_RE = re.compile(r"^(?P<text>.*?)\s*→\s*(?P<name>[a-z][a-z0-9_]*)\s*(?P<args>\{.*\})?\s*$", re.S)
+_LATIN_RE = re.compile(r"^[a-z][a-z'-]{4,}$")
+_CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
+@dataclass(frozen=True)
+class Example:
+    text: str
+    name: str
+    arguments: dict[str, Any]
+
+
+def parse_example(line: str) -> Example | None:
+    """`user words → tool_name {"arg": "value"}` as registered in ToolSpec.examples."""
+    match = _EXAMPLE_RE.match(line.strip())
+    if not match:
+        return None
+    try:
+        args = json.loads(match.group("args")) if match.group("args") else {}
+    except json.JSONDecodeError:
+        return None
+    return Example(match.group("text").strip(), match.group("name"), args if isinstance(args, dict) else {})
+
+
+def featured_examples(specs: Iterable[ToolSpec]) -> list[Example]:
+    """The prompt's example dialogues: each tool's leading `featured_examples` examples."""
+    out = []
+    for spec in specs:
+        for line in spec.examples[: spec.featured_examples]:
+            example = parse_example(line)
+            if example is not None and example.name == spec.name:
+                out.append(example)
+    return out
+
+
+def analyzer(text: str) -> list[str]:
+    terms = tokenize(text)
+    pieces = [f"~{t[i:i + 4]}" for t in terms if _LATIN_RE.match(t) for i in range(len(t) - 3)]
+    # Single CJK characters too: 喂 meets 喂食 though the bigrams differ.
+    chars = [f"~{ch}" for ch in _CJK_RE.findall(normalize(text))]
+    return terms + pieces + chars
+
+
+def document(spec: ToolSpec) -> str:
+    """What a tool is known by in the index."""
+    utterances = [e.text for e in map(parse_example, spec.examples) if e is not None]
+    return "\n".join([spec.name.replace("_", " "), spec.description, *utterances])
+
+
+class ActionSelector:
+    """TF-IDF index over a registry's tools; `select(utterance, k)` gives the most relevant."""
+
+    def __init__(self, source: ToolRegistry | Sequence[ToolSpec], *, min_score: float = 0.0):
+        self._source = source
+        self._min_score = min_score
+        self._lock = threading.Lock()
+        self._names: tuple[str, ...] = ()
+        self._specs: list[ToolSpec] = []
+        self._vectorizer: Any = None
+        self._matrix: Any = None
+
+    def _current(self) -> list[ToolSpec]:
+        return list(self._source)
+
+    def _index(self) -> None:
+        specs = self._current()
+        names = tuple(s.name for s in specs)
+        if names == self._names and self._vectorizer is not None:
+            return
+        from sklearn.feature_extraction.text import TfidfVectorizer
+
+        vectorizer = TfidfVectorizer(analyzer=analyzer, sublinear_tf=True)
+        matrix = vectorizer.fit_transform([document(s) for s in specs]) if specs else None
+        self._specs, self._names, self._vectorizer, self._matrix = specs, names, vectorizer, matrix
+
+    def scores(self, utterance: str) -> list[tuple[ToolSpec, float]]:
+        with self._lock:
+            self._index()
+            if self._matrix is None:
+                return []
+            query = self._vectorizer.transform([utterance])
+            sims = (self._matrix @ query.T).toarray().ravel()
+            ranked = sorted(range(len(self._specs)), key=lambda i: (-sims[i], i))
+            return [(self._specs[i], float(sims[i])) for i in ranked]
+
+    def select_sync(self, utterance: str, k: int = DEFAULT_TOP_K) -> list[ToolSpec]:
+        return [spec for spec, score in self.scores(utterance)[:k] if score > self._min_score]
+
+    async def select(self, utterance: str, k: int = DEFAULT_TOP_K) -> list[ToolSpec]:
+        return await anyio.to_thread.run_sync(self.select_sync, utterance, k)
+
+
+def select_actions(
+    source: ToolRegistry | Sequence[ToolSpec], utterance: str, k: int = DEFAULT_TOP_K
+) -> list[ToolSpec]:
+    """One-off ranking (builds an index each call; keep an ActionSelector for a daemon)."""
+    return ActionSelector(source).select_sync(utterance, k)

@@ -1,0 +1,146 @@
+"""homeagent.actions.dates, money and numbers: what people say, resolved exactly."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from homeagent.actions.dates import DateError, day_range, parse_when
+from homeagent.actions.money import Money, MoneyError, parse_money
+from homeagent.actions.numbers import cn_to_int, parse_number
+
+TZ = ZoneInfo("Asia/Shanghai")
+NOW = datetime(2026, 3, 4, 10, 0, tzinfo=TZ)  # Wednesday
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("今天", "2026-03-04"),
+        ("明天", "2026-03-05"),
+        ("后天", "2026-03-06"),
+        ("大后天", "2026-03-07"),
+        ("下周五", "2026-03-13"),
+        ("周五", "2026-03-06"),
+        ("本周一", "2026-03-02"),
+        ("上周三", "2026-02-25"),
+        ("周五下午3点", "2026-03-06T15:00:00+08:00"),
+        ("昨晚", "2026-03-03T20:00:00+08:00"),
+        ("明天下班前", "2026-03-05T18:00:00+08:00"),
+        ("明早7点半", "2026-03-05T07:30:00+08:00"),
+        ("后天晚上7点", "2026-03-06T19:00:00+08:00"),
+        ("下周一上午十点", "2026-03-09T10:00:00+08:00"),
+        ("3天后", "2026-03-07"),
+        ("两小时后", "2026-03-04T12:00:00+08:00"),
+        ("3月10日", "2026-03-10"),
+        ("5月20号", "2026-05-20"),
+        ("20号", "2026-03-20"),
+        ("2026年5月20日", "2026-05-20"),
+        ("月底", "2026-03-31"),
+        ("tomorrow 5pm", "2026-03-05T17:00:00+08:00"),
+        ("next Monday", "2026-03-09"),
+        ("next friday", "2026-03-13"),
+        ("Friday 3pm", "2026-03-06T15:00:00+08:00"),
+        ("tomorrow at 5", "2026-03-05T17:00:00+08:00"),
+        ("tomorrow afternoon", "2026-03-05T15:00:00+08:00"),
+        ("in 3 days", "2026-03-07"),
+        ("in 2 hours", "2026-03-04T12:00:00+08:00"),
+        ("2 days ago", "2026-03-02"),
+        ("last night", "2026-03-03T20:00:00+08:00"),
+        ("March 3rd 2027", "2027-03-03"),
+        ("July 20", "2026-07-20"),
+        ("2026-03-10", "2026-03-10"),
+        ("2026-03-10 15:00", "2026-03-10T15:00:00+08:00"),
+        ("2026-03-05T07:00:00Z", "2026-03-05T15:00:00+08:00"),
+        ("15:30", "2026-03-04T15:30:00+08:00"),
+    ],
+)
+def test_relative_and_absolute_forms(text: str, expected: str) -> None:
+    assert parse_when(text, NOW).iso() == expected
+
+
+def test_a_passed_time_today_means_tomorrow_for_the_future_and_today_for_the_past() -> None:
+    assert parse_when("早上8点", NOW).iso() == "2026-03-05T08:00:00+08:00"
+    assert parse_when("早上8点", NOW, prefer="past").iso() == "2026-03-04T08:00:00+08:00"
+    assert parse_when("周五", NOW, prefer="past").day == date(2026, 2, 27)
+
+
+def test_timezone_of_the_clock_is_used() -> None:
+    london = datetime(2026, 3, 4, 23, 30, tzinfo=ZoneInfo("Europe/London"))
+    assert parse_when("明天", london).day == date(2026, 3, 5)
+    assert parse_when("tomorrow 9am", london).iso() == "2026-03-05T09:00:00+00:00"
+
+
+@pytest.mark.parametrize("text", ["下下下周八", "foo bar", "2月30日", "", "星期八"])
+def test_unreadable_dates_name_the_accepted_forms(text: str) -> None:
+    with pytest.raises(DateError) as err:
+        parse_when(text, NOW)
+    assert "YYYY-MM-DD" in str(err.value) and "明天" in str(err.value)
+
+
+def test_day_ranges() -> None:
+    assert day_range("本周", NOW) == (date(2026, 3, 2), date(2026, 3, 8))
+    assert day_range("last week", NOW) == (date(2026, 2, 23), date(2026, 3, 1))
+    assert day_range("上个月", NOW) == (date(2026, 2, 1), date(2026, 2, 28))
+    assert day_range("最近7天", NOW) == (date(2026, 2, 26), date(2026, 3, 4))
+    assert day_range("this month", NOW) == (date(2026, 3, 1), date(2026, 3, 31))
+    assert day_range("昨天", NOW) == (date(2026, 3, 3), date(2026, 3, 3))
+
+
+@pytest.mark.parametrize(
+    ("value", "minor", "currency"),
+    [
+        (35, 3500, "CNY"), (35.5, 3550, "CNY"), ("35", 3500, "CNY"), ("35块", 3500, "CNY"),
+        ("35块5", 3550, "CNY"), ("三十五元", 3500, "CNY"), ("一百二十块", 12000, "CNY"),
+        ("五块五毛", 550, "CNY"), ("¥12.30", 1230, "CNY"), ("$4.99", 499, "USD"),
+        ("12 dollars", 1200, "USD"), ("€3", 300, "EUR"), ("8 EUR", 800, "EUR"),
+        ("1,200元", 120000, "CNY"), ("1000 JPY", 1000, "JPY"), (0.1, 10, "CNY"),
+    ],
+)
+def test_money_in_minor_units(value: object, minor: int, currency: str) -> None:
+    assert parse_money(value, "CNY") == Money(minor, currency)
+
+
+def test_explicit_currency_wins_and_formats() -> None:
+    assert parse_money(15, "CNY", "usd") == Money(1500, "USD")
+    assert parse_money("15", "CNY", "美元").format() == "$15.00"
+    assert Money(123456, "CNY").format() == "¥1,234.56"
+    assert Money(1000, "JPY").format() == "1,000 JPY"
+
+
+@pytest.mark.parametrize("value", ["abc", "", None, True])
+def test_bad_amounts_say_the_format(value: object) -> None:
+    with pytest.raises(MoneyError) as err:
+        parse_money(value, "CNY")
+    assert "35" in str(err.value)
+
+
+def test_unknown_currency() -> None:
+    with pytest.raises(MoneyError):
+        parse_money(5, "CNY", "dollarz")
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("三十五", 35), ("十二", 12), ("一百零五", 105), ("一百五", 150), ("两万三", 23000), ("二〇二六", 2026), ("十", 10)],
+)
+def test_chinese_numerals(text: str, value: int) -> None:
+    assert cn_to_int(text) == value
+
+
+def test_parse_number_with_half() -> None:
+    assert parse_number("七个半") == 7.5
+    assert parse_number("7.5") == 7.5
+    assert parse_number("半") == 0.5
+    assert parse_number("abc") is None
+
+
+def test_numbers_in_free_text() -> None:
+    from homeagent.actions.numbers import find_number, numbers_in
+
+    assert numbers_in("我的目标是今年存下5万块") == [50000.0, 5.0]
+    assert numbers_in("三十五块和两杯") == [35.0, 2.0]
+    assert numbers_in("I drank two glasses, then 1.5 more") == [1.5, 2.0]
+    assert find_number("two glasses") == 2.0 and find_number("7个半小时") == 7.5

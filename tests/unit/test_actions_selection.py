@@ -1,0 +1,195 @@
+"""The relevant-action index, the generated prompt parts and the action grammar."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from homeagent.actions import CATEGORIES, action_definitions, action_specs
+from homeagent.tools.action_protocol import (
+    CLOSE,
+    OPEN,
+    action_grammar,
+    call_schema,
+    extract_actions,
+    render_action_catalog,
+    render_block,
+    render_example_dialogues,
+    render_offered,
+    render_protocol,
+)
+from homeagent.tools.registry import ToolRegistry, ToolSpec
+from homeagent.tools.selection import (
+    ActionSelector,
+    featured_examples,
+    parse_example,
+    select_actions,
+)
+
+SPECS = action_specs(db=None, clock=None)
+SEED_DIALOGUES = [
+    ("帮我记一个任务，明天下班前提交周报", "create_task"), ("把提交周报这个任务标记完成", "complete_task"),
+    ("我还有哪些没完成的任务", "list_tasks"), ("帮我安排周五下午3点开会", "create_event"),
+    ("我今天冥想打卡", "check_in_habit"), ("今天心情不错", "record_mood"),
+    ("帮我记个笔记：数据库连接字符串", "create_note"), ("午饭花了35块", "record_transaction"),
+    ("我要买牛奶", "add_shopping_item"), ("刚喝了一杯水", "record_water"),
+    ("昨晚睡了7个半小时", "record_sleep"), ("写个日记：今天效率很高", "write_diary"),
+]
+
+
+def test_seventy_five_actions_in_nine_categories() -> None:
+    defs = action_definitions()
+    assert len(defs) == 75 and len({d.name for d in defs}) == 75
+    counts = Counter(d.category for d in defs)
+    assert set(counts) == set(CATEGORIES)
+    assert counts == {"task": 5, "event_habit": 9, "note_diary": 5, "finance": 2, "health": 13, "goal": 4,
+                      "life": 15, "inventory": 5, "mode_extras": 17}
+    registry = ToolRegistry()
+    for spec in SPECS:
+        registry.register(spec)  # every schema is valid JSON Schema with type object
+
+
+def test_every_action_has_bilingual_descriptions_and_examples() -> None:
+    for spec in SPECS:
+        zh, _, en = spec.description.rpartition("/")
+        assert any("\u4e00" <= ch <= "\u9fff" for ch in zh) and en.strip()[:1].isascii(), spec.name
+        assert spec.examples, spec.name
+        for prop, schema in dict(spec.parameters)["properties"].items():
+            assert schema.get("description"), (spec.name, prop)
+            assert prop != "name", f"{spec.name}: an argument called name collides with the block protocol"
+        langs = {"zh" if any("\u4e00" <= ch <= "\u9fff" for ch in e.split("→")[0]) else "en" for e in spec.examples}
+        assert langs == {"zh", "en"}, spec.name
+
+
+def test_every_example_is_a_valid_call_of_its_action() -> None:
+    registry = ToolRegistry()
+    for spec in SPECS:
+        registry.register(spec)
+    for spec in SPECS:
+        for line in spec.examples:
+            example = parse_example(line)
+            assert example is not None and example.name == spec.name, line
+            registry.validate(spec.name, example.arguments)
+
+
+def test_the_twelve_seed_dialogues_come_from_registered_examples() -> None:
+    featured = featured_examples(SPECS)
+    assert [(e.text, e.name) for e in featured] != []
+    assert sorted((e.text, e.name) for e in featured) == sorted(SEED_DIALOGUES)
+    text = render_example_dialogues(SPECS)
+    for utterance, name in SEED_DIALOGUES:
+        assert f"User: {utterance}" in text and f'"name": "{name}"' in text
+    # The rendered examples parse back into the calls they show.
+    parsed = extract_actions(text)
+    assert [c.name for c in parsed.calls] == [e.name for e in featured]
+
+
+def test_registering_an_action_puts_it_in_the_prompt_and_the_index() -> None:
+    async def run(_ctx, _args):
+        return "ok"
+
+    extra = ToolSpec("water_lawn", "给草坪浇水 / Water the lawn", {"type": "object", "properties": {}},
+                     run, examples=("给草坪浇水 → water_lawn {}", "water the lawn → water_lawn {}"),
+                     featured_examples=1)
+    registry = ToolRegistry()
+    for spec in SPECS[:5]:
+        registry.register(spec)
+    selector = ActionSelector(registry)
+    assert "water_lawn" not in [s.name for s in selector.select_sync("please water the lawn", 3)]
+    registry.register(extra)
+    assert selector.select_sync("please water the lawn", 3)[0].name == "water_lawn"
+    assert "User: 给草坪浇水" in render_protocol(registry)
+
+
+@pytest.mark.parametrize(("utterance", "name"), SEED_DIALOGUES + [
+    ("I watered the basil", "record_plant_watering"), ("Switch to away mode", "switch_mode"),
+    ("Put bananas on the shopping list", "add_shopping_item"), ("小王借了我500块", "record_money_lend"),
+    ("What's on my calendar tomorrow?", "list_events"), ("给多肉浇了水", "record_plant_watering"),
+])
+def test_selector_ranks_the_right_action_in_the_top_eight(utterance: str, name: str) -> None:
+    assert name in [s.name for s in select_actions(SPECS, utterance, 8)]
+
+
+def test_selector_offers_nothing_for_small_talk() -> None:
+    assert select_actions(SPECS, "hello", 8) == []
+
+
+@pytest.mark.anyio
+async def test_async_select_runs_off_the_loop() -> None:
+    selected = await ActionSelector(SPECS).select("午饭花了35块", 3)
+    assert selected[0].name == "record_transaction"
+
+
+def test_catalog_lists_required_arguments_first_with_hints() -> None:
+    spec = next(s for s in SPECS if s.name == "create_task")
+    text = render_action_catalog([spec])
+    assert text.startswith("- create_task(content, priority?: high|medium|low, due?, category?, tags?: […])")
+    assert f"e.g. 帮我记一个任务，明天下班前提交周报 → {OPEN}" in text
+    assert "## Actions for this message" in render_offered([spec])
+    assert "none" in render_offered([])
+
+
+def test_block_for_a_tool_with_its_own_name_argument_is_nested() -> None:
+    block = render_block("greet", {"name": "小明"})
+    assert block == f'{OPEN}{{"name": "greet", "arguments": {{"name": "小明"}}}}{CLOSE}'
+    call = extract_actions(block).calls[0]
+    assert (call.name, json.loads(call.arguments)) == ("greet", {"name": "小明"})
+
+
+@pytest.mark.parametrize("mode", ["action", "action_or_text", "text_then_actions"])
+def test_grammar_compiles_for_every_category(mode: str) -> None:
+    from llama_cpp import LlamaGrammar
+
+    for category in CATEGORIES:
+        specs = [s for s in SPECS if s.category == category][:8]
+        grammar = action_grammar(specs, mode=mode)
+        assert LlamaGrammar.from_string(grammar, verbose=False) is not None
+        assert '"\\"create_task\\""' in action_grammar(SPECS[:1], mode=mode)
+
+
+def test_call_schema_accepts_examples_and_rejects_other_actions() -> None:
+    import jsonschema
+
+    specs = [s for s in SPECS if s.name in ("record_water", "create_task")]
+    validator = jsonschema.Draft202012Validator(call_schema(specs))
+    assert validator.is_valid({"name": "record_water", "amount": "一杯"})
+    assert validator.is_valid({"name": "create_task", "content": "x", "due": "明天"})
+    assert not validator.is_valid({"name": "delete_task", "content": "x"})
+    assert not validator.is_valid({"name": "create_task"})
+
+
+def test_copy_constrained_grammar_only_allows_the_users_words_and_numbers() -> None:
+    from llama_cpp import LlamaGrammar
+
+    from homeagent.actions.numbers import numbers_in
+    from homeagent.tools.action_protocol import copy_constrained, utterance_spans
+
+    text = "午饭花了35块"
+    spans = utterance_spans(text)
+    assert {"午饭", "35块", "午饭花了35块"} <= set(spans) and "饭花了35块钱" not in spans
+    assert "Mike tomorrow" in utterance_spans("Lunch with Mike tomorrow at noon.")
+    assert all(not s.endswith(".") for s in utterance_spans("Lunch with Mike tomorrow at noon."))
+    specs = [s for s in SPECS if s.name in ("record_transaction", "create_goal")]
+    grammar = copy_constrained(action_grammar(specs), "目标是存下5万块", numbers_in("目标是存下5万块"))
+    lines = {line.split(" ::= ")[0]: line for line in grammar.splitlines() if " ::= " in line}
+    assert lines["number"] == 'number ::= ( "50000" | "5" ) space'
+    assert '"\\"存下5万块\\""' in lines["string"] and "char*" not in lines["string"]
+    assert LlamaGrammar.from_string(grammar, verbose=False) is not None
+    # Nothing to copy: the free rules stay, so a required value is still possible.
+    free = copy_constrained(action_grammar(specs), "")
+    assert free == action_grammar(specs)
+
+
+def test_quotes_in_the_utterance_stay_valid_json() -> None:
+    import re
+
+    from homeagent.tools.action_protocol import copy_constrained
+
+    text = 'note "quoted" \\ back'
+    grammar = copy_constrained(action_grammar(SPECS[:1]), text)
+    string_rule = next(line for line in grammar.splitlines() if line.startswith("string ::="))
+    literals = re.findall(r'"((?:[^"\\]|\\.)*)"', string_rule.split("::=", 1)[1])
+    values = [json.loads(re.sub(r"\\(.)", r"\1", lit)) for lit in literals]  # GBNF unescape, then JSON
+    assert 'note "quoted' in values and "back" in values and all(v in text for v in values)
