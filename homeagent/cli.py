@@ -181,9 +181,11 @@ async def _chat_local(config: Config, texts: Sequence[str] | None) -> int:
     from homeagent.agent.events import AnswerDelta, TurnDone, TurnFailed
     from homeagent.app import App
     from homeagent.io import ask
+    from homeagent.tools.permissions import ConsoleConfirmer
 
     code = 0
-    async with App(config) as app, anyio.create_task_group() as tg:
+    # On the console a "confirm" permission is a y/n question on the terminal.
+    async with App(config, console_confirmer=ConsoleConfirmer()) as app, anyio.create_task_group() as tg:
         tg.start_soon(app.agent.run, app.inbox)
 
         async def one(text: str) -> int:
