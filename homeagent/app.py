@@ -36,6 +36,7 @@ from homeagent.llm.usage import UsageMeter
 from homeagent.log import get_logger
 from homeagent.members import MemberStore
 from homeagent.memory.heartbeat import HeartbeatReport, heartbeat_loop
+from homeagent.memory.profiles import ProfileStore
 from homeagent.memory.service import MemoryService, memory_settings
 from homeagent.schema import all_migrations
 from homeagent.store import Database
@@ -126,6 +127,7 @@ class App:
 
         self.memory = MemoryService(self.db, data_dir, self.clock, memory_settings(cfg))
         await self._stack.enter_async_context(self.memory.opened())
+        self.profiles = ProfileStore(self.db, self.memory.graph)
         for spec in self.memory.tools():
             self.tools.register(spec)
 
@@ -182,7 +184,8 @@ class App:
             runs=self.runs,
             snapshot=self._snapshot(),
             context_sources=[
-                self.memory.graph_section, self.memory.documents_section, self._knowledge_section,
+                self.profiles.section, self.memory.graph_section, self.memory.documents_section,
+                self._knowledge_section,
             ],
             history_source=self.memory.history,
             after_turn=[self.memory.after_turn],
@@ -224,7 +227,14 @@ class App:
         if self.config.memory.distill_provider == "chat":
             # Background work must not spend the user's one failover notice.
             provider = self.provider.quiet() if isinstance(self.provider, Router) else self.provider
-        return await self.memory.heartbeat(provider)
+        report = await self.memory.heartbeat(provider)
+        # Profiles are rebuilt from what the heartbeat just distilled.
+        names = [m.name for m in await self.members.list() if m.active]
+        names += [r["member"] for r in await self.db.fetchall(
+            "SELECT DISTINCT member FROM messages WHERE member != ''")]
+        profiles = await self.profiles.rebuild(names)
+        log.info("memory.profiles.rebuilt", members=profiles)
+        return report
 
     async def _check_loop(self) -> None:
         """Periodic checks: probe cloud providers whose cooldown is over."""

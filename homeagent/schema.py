@@ -6,13 +6,14 @@ from homeagent.actions.schema import MIGRATIONS as ACTIONS
 from homeagent.knowledge.schema import MIGRATIONS as KNOWLEDGE
 from homeagent.llm.schema import MIGRATIONS as LLM
 from homeagent.memory.graph_schema import MIGRATIONS as GRAPH
+from homeagent.memory.profiles import MIGRATIONS as PROFILES
 from homeagent.memory.schema import MIGRATIONS as MEMORY
 from homeagent.store.db import Migration
 from homeagent.store.migrations import MIGRATIONS as CORE
 
 
 def all_migrations() -> tuple[Migration, ...]:
-    migrations = [*CORE, *MEMORY, *GRAPH, *KNOWLEDGE, *ACTIONS, *LLM]
+    migrations = [*CORE, *MEMORY, *GRAPH, *KNOWLEDGE, *ACTIONS, *LLM, *PROFILES]
     versions = [m.version for m in migrations]
     if len(versions) != len(set(versions)):
         raise ValueError(f"duplicate migration versions: {sorted(versions)}")

@@ -68,3 +68,27 @@ async def test_private_records_are_invisible_to_other_members(make_config):
     assert "Wi-Fi password" in bob_view  # a shared note is the household's
     alice_view = "\n".join(results(seen_by_alice).values())
     assert "吵架" in alice_view and "150/95" in alice_view
+
+
+async def test_member_profiles_are_built_at_the_heartbeat_and_follow_the_speaker(make_config):
+    from homeagent.llm.testing import FunctionProvider
+
+    provider = FunctionProvider(lambda request: "好的。")
+    async with running_app(make_config(), provider=provider, http=True) as app:
+        alice = await app.members.add("alice")
+        bob = await app.members.add("bob")
+        base = f"http://127.0.0.1:{app.health.port}"
+        async with aiohttp.ClientSession() as s:
+            for text in ("我喜欢绿茶", "我住在杭州", "洗碗机又漏水了", "洗碗机的管子坏了"):
+                await run_as(s, base, alice, text)
+            await app.heartbeat()
+            profile = await app.profiles.get("alice")
+            assert profile is not None
+            assert "likes 绿茶" in profile.preferences and "lives_in 杭州" in profile.facts
+            assert "洗碗" in profile.topics or "碗机" in profile.topics
+            await run_as(s, base, alice, "推荐一种饮料")
+            alice_prompt = "\n".join(m.content for m in provider.requests[-1].messages if m.role == "system")
+            await run_as(s, base, bob, "推荐一种饮料")
+            bob_prompt = "\n".join(m.content for m in provider.requests[-1].messages if m.role == "system")
+    assert "About the person speaking" in alice_prompt and "绿茶" in alice_prompt
+    assert "About the person speaking" not in bob_prompt and "绿茶" not in bob_prompt
