@@ -72,6 +72,10 @@ log = get_logger("homeagent.agent")
 # A source of one prompt section for a turn: (user text, member) → (title, body) or None.
 ContextSource = Callable[[str, str], Awaitable[tuple[str, str] | None]]
 
+# An action is offered when it scores at least this, and at least this share of the best.
+OFFER_MIN_SCORE = 0.06
+OFFER_RELATIVE = 0.3
+
 FINAL_ANSWER_NOTE = (
     "You have used every tool round this turn. Answer the user now in plain words, "
     "without calling any tool or writing any [ACTION] block."
@@ -230,6 +234,17 @@ class Agent:
             self.runs.event(interrupt.turn_id, event)
         return await interrupt.reply.emit(event)
 
+    async def _offer(self, text: str) -> list[Any]:
+        """The actions offered to a model without native tools for this message: the top
+        `offer_k` by relevance, less those far weaker than the best. Every offered action
+        costs the local engine tens of prompt tokens on every turn."""
+        scored = await anyio.to_thread.run_sync(self.selector.scores, text)  # type: ignore[union-attr]
+        scored = scored[: self.offer_k]
+        if not scored:
+            return []
+        floor = max(OFFER_MIN_SCORE, OFFER_RELATIVE * scored[0][1])
+        return [spec for spec, score in scored if score >= floor]
+
     def _confirmer_for(self, interrupt: Interrupt) -> Confirmer | None:
         """How a "confirm" permission is asked on this turn's channel, if it can be."""
         if interrupt.channel in ("console", "cli") and self.console_confirmer is not None:
@@ -302,7 +317,7 @@ class Agent:
             ]
         offered = None
         if not native and self.selector is not None:
-            offered = await self.selector.select(interrupt.text, self.offer_k)
+            offered = await self._offer(interrupt.text)
         built = self.prompt.build(
             user_text=interrupt.text,
             history=history,
