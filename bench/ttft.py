@@ -2,7 +2,7 @@
 """Time to first token and tokens/s: llama-cpp-python in-process vs HomeAgent vs llama_cpp.server.
 
 All three paths evaluate the same tokens: the first-turn messages are built with
-HomeAgent's own PromptBuilder / Personality / ToolRegistry(builtin_tools()) and rendered
+a real HomeAgent App on the daemon's own config (a capturing provider in place of the engine) and rendered
 with LlamaCppProvider.render, exactly as the daemon does, and every path samples with
 the same fixed settings (temperature 0, top_p, repeat_penalty, seed, max_tokens).
 
@@ -288,35 +288,52 @@ def stream_http(*args) -> dict:
 # -- the prompt, built the way HomeAgent builds it -------------------------------------------
 
 
-def build_prompts(personality_file: Path, model_path: Path, n_ctx: int) -> dict:
-    from homeagent.agent.personality import Personality
-    from homeagent.agent.prompt import PromptBuilder
-    from homeagent.clock import SystemClock
+def build_prompts(personality_file: Path, model_path: Path, n_ctx: int, config_file: Path) -> dict:
+    """The first- and second-turn messages exactly as the daemon builds them: a real App
+    on the daemon's config (every tool registered, memory, knowledge, the actions offered
+    for the message), with a capturing provider in place of the engine."""
+    import asyncio
+    import os
+    import tempfile
+
+    from homeagent.app import App
+    from homeagent.config import load_config
+    from homeagent.io import ask
     from homeagent.llm.base import Message
     from homeagent.llm.llama_cpp import _PREFIX_MARK, LlamaCppProvider
-    from homeagent.tools.builtin import builtin_tools
-    from homeagent.tools.registry import ToolRegistry
+    from homeagent.llm.testing import FunctionProvider
 
-    registry = ToolRegistry()
-    for spec in builtin_tools():
-        registry.register(spec)
-    builder = PromptBuilder(Personality.load(personality_file), registry)
+    capture = FunctionProvider(lambda request: ANSWER_MARK, supports_tools=False)
+
+    async def capture_turns():
+        with tempfile.TemporaryDirectory() as tmp:
+            config = load_config(config_file, env={**os.environ, "HOMEAGENT_DATA_DIR": tmp})
+            async with App(config, provider=capture) as app:
+                import anyio
+
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(app.agent.run, app.inbox)
+                    for text in (USER_1, USER_2):
+                        interrupt = await ask(app.inbox, text, channel="bench")
+                        async for _ in interrupt.reply.events:
+                            pass
+                    tg.cancel_scope.cancel()
+                return app.prompt.stable_prefix(False)
+
+    stable = asyncio.run(capture_turns())
+
+    class _Built:
+        def __init__(self, messages):
+            self.messages = tuple(messages)
+
+    turn1, turn2 = _Built(capture.requests[0].messages), _Built(capture.requests[1].messages)
     provider = LlamaCppProvider(model_path=model_path, model="bench", n_ctx=n_ctx, n_threads=1)
     provider._load()  # only for the chat template and special tokens
-    native = provider.supports_tools
-    now = SystemClock().now()
-    turn1 = builder.build(user_text=USER_1, history=[], now=now, native_tools=native)
-    turn2 = builder.build(
-        user_text=USER_2,
-        history=[Message("user", USER_1), Message("assistant", ANSWER_MARK)],
-        now=now,
-        native_tools=native,
-    )
     prompt1, stop = provider.render(turn1.messages)
     prompt2, _ = provider.render(turn2.messages)
     # The stable prefix exactly as LlamaCppProvider.prime() cuts it.
     rendered, _ = provider.render(
-        [Message("system", builder.stable_prefix(native) + _PREFIX_MARK)], generation=False
+        [Message("system", stable + _PREFIX_MARK)], generation=False
     )
     prefix = rendered[: rendered.find(_PREFIX_MARK)]
     provider._llm.close()
@@ -569,7 +586,11 @@ def main() -> int:
         "repeat_penalty": args.repeat_penalty,
         "seed": args.seed,
     }
-    prompts = build_prompts(args.personality, args.model, args.n_ctx)
+    with tempfile.TemporaryDirectory(prefix="ttft-config-") as cfg_dir:
+        # The daemon's own config (the thread count does not change the prompt).
+        config_file = Path(cfg_dir) / "homeagent.yaml"
+        write_config(config_file, args, sampling, threads[0] if threads else 1)
+        prompts = build_prompts(args.personality, args.model, args.n_ctx, config_file)
     interpreters = [("this", sys.executable)] + [tuple(p.split("=", 1)) for p in args.python]
     results: dict = {
         "sampling": sampling,

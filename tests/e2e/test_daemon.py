@@ -25,7 +25,7 @@ def oa(daemon, key: str = "unused") -> openai.OpenAI:
 
 @pytest.mark.llama
 def test_local_model_daemon_serves_openai_clients_and_the_cli(daemon_factory):
-    daemon = daemon_factory(llm={"max_tokens": 24, "n_ctx": 2048, "temperature": 0.2})
+    daemon = daemon_factory(llm={"max_tokens": 24, "n_ctx": 4096, "temperature": 0.2})
     with oa(daemon) as client:
         ids = [m.id for m in client.models.list().data]
         assert "homeagent" in ids and "smollm2-135m-instruct" in ids
@@ -82,7 +82,7 @@ def test_chat_without_a_daemon_says_how_to_start_one(tmp_path):
 
 @pytest.mark.llama
 def test_sigterm_during_a_streaming_turn_exits_zero(daemon_factory):
-    daemon = daemon_factory(llm={"max_tokens": 400, "n_ctx": 2048, "repeat_penalty": 1.0})
+    daemon = daemon_factory(llm={"max_tokens": 400, "n_ctx": 4096, "repeat_penalty": 1.0})
     got_text = threading.Event()
 
     def stream() -> None:
@@ -245,7 +245,7 @@ def test_restart_mid_run_marks_it_interrupted_and_keeps_finished_runs(tmp_path):
         with urllib.request.urlopen(req, timeout=60) as resp:
             return json.load(resp)
 
-    settings = {"llm": {"max_tokens": 400, "n_ctx": 2048, "repeat_penalty": 1.0}}
+    settings = {"llm": {"max_tokens": 400, "n_ctx": 4096, "repeat_penalty": 1.0}}
     daemon = start_daemon(tmp_path, **settings)
     done = call(daemon.url + "/api/agent/runs", {"input": "Say hi."})["id"]
     deadline = time.monotonic() + 120

@@ -24,7 +24,7 @@ def chain(upstream: FakeUpstream, local: dict) -> dict:
         },
         "chain": ["deepseek", "local"],
         "max_tokens": 24,
-        "n_ctx": 2048,
+        "n_ctx": 4096,
     }
 
 

@@ -120,7 +120,7 @@ async def test_not_a_gguf_file_is_a_clear_error(tmp_path):
 
 
 async def test_agent_turn_on_the_local_engine(make_config):
-    config = make_config(llm={"max_tokens": 12, "n_ctx": 2048, "temperature": 0.0, "seed": 3})
+    config = make_config(llm={"max_tokens": 12, "n_ctx": 4096, "temperature": 0.0, "seed": 3})
     async with running_app(config) as app:
         assert app.provider.name == "llama_cpp"
         assert app.provider.prefix_source == "evaluated"
