@@ -119,6 +119,11 @@ def parse_chat_request(body: dict[str, Any], known_models: list[str]) -> dict[st
     }
 
 
+def _notice_text(notice: TurnNotice) -> str:
+    """OpenAI clients have no notice channel: the user reads the notice in the answer."""
+    return f"\n\n{notice.text}\n\n" if notice.kind == "midstream" else f"{notice.text}\n\n"
+
+
 def _usage(done: TurnDone) -> dict[str, int]:
     return {
         "prompt_tokens": done.prompt_tokens,
@@ -151,7 +156,7 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
             async with interrupt.reply.events as events:
                 async for event in events:
                     if isinstance(event, TurnNotice):
-                        notes.append(f"({event.text}) ")
+                        notes.append(_notice_text(event))
                     if isinstance(event, TurnFailed):
                         finished = True
                         return error_response(502, f"the model failed: {event.message}", code=event.kind)
@@ -199,8 +204,7 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
                 if isinstance(event, AnswerDelta):
                     await response.write(chunk({"content": event.text}))
                 elif isinstance(event, TurnNotice):
-                    # OpenAI clients have no notice channel: the user reads it in the text.
-                    await response.write(chunk({"content": f"({event.text}) "}))
+                    await response.write(chunk({"content": _notice_text(event)}))
                 elif isinstance(event, TurnFailed):
                     finished = True
                     body = error_body(f"the model failed: {event.message}", type_="server_error", code=event.kind)
