@@ -195,6 +195,7 @@ class App:
             console_confirmer=self._console_confirmer,
             selector=ActionSelector(self.tools),
             offer_k=cfg.actions.top_k,
+            force_threshold=cfg.actions.force_threshold if cfg.actions.grammar else 0.0,
         )
         self.forgetters.append(self.memory.forget_message)
         log.info(

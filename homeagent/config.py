@@ -200,6 +200,8 @@ class ActionsConfig:
     water_goal_ml: int = 2000
     search_url: str = ""
     top_k: int = 8
+    grammar: bool = True
+    force_threshold: float = 0.15
 
 
 @dataclass(frozen=True)

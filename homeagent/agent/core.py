@@ -24,6 +24,7 @@ from typing import Any
 import anyio
 import structlog
 
+from homeagent.actions.numbers import numbers_in
 from homeagent.agent.conversation import Conversation
 from homeagent.agent.events import (
     AgentEvent,
@@ -54,7 +55,12 @@ from homeagent.llm.base import (
     Usage,
 )
 from homeagent.log import get_logger
-from homeagent.tools.action_protocol import ActionStreamFilter, extract_actions
+from homeagent.tools.action_protocol import (
+    ActionStreamFilter,
+    action_grammar,
+    copy_constrained,
+    extract_actions,
+)
 from homeagent.tools.audit import AuditLog
 from homeagent.tools.permissions import (
     Answer,
@@ -123,6 +129,7 @@ class Agent:
         console_confirmer: Confirmer | None = None,
         selector: ActionSelector | None = None,
         offer_k: int = 8,
+        force_threshold: float = 0.0,
     ):
         self.provider = provider
         self.registry = registry
@@ -143,6 +150,7 @@ class Agent:
         self.console_confirmer = console_confirmer
         self.selector = selector
         self.offer_k = offer_k
+        self.force_threshold = force_threshold
         self.stats = AgentStats()
         self._current_scope: anyio.CancelScope | None = None
 
@@ -234,16 +242,16 @@ class Agent:
             self.runs.event(interrupt.turn_id, event)
         return await interrupt.reply.emit(event)
 
-    async def _offer(self, text: str) -> list[Any]:
+    async def _offer(self, text: str) -> tuple[list[Any], float]:
         """The actions offered to a model without native tools for this message: the top
         `offer_k` by relevance, less those far weaker than the best. Every offered action
         costs the local engine tens of prompt tokens on every turn."""
         scored = await anyio.to_thread.run_sync(self.selector.scores, text)  # type: ignore[union-attr]
         scored = scored[: self.offer_k]
         if not scored:
-            return []
+            return [], 0.0
         floor = max(OFFER_MIN_SCORE, OFFER_RELATIVE * scored[0][1])
-        return [spec for spec, score in scored if score >= floor]
+        return [spec for spec, score in scored if score >= floor], scored[0][1]
 
     def _confirmer_for(self, interrupt: Interrupt) -> Confirmer | None:
         """How a "confirm" permission is asked on this turn's channel, if it can be."""
@@ -316,8 +324,16 @@ class Agent:
                 for m in await self.conversation.recent(self.config.history_turns)
             ]
         offered = None
+        grammar = None
         if not native and self.selector is not None:
-            offered = await self._offer(interrupt.text)
+            offered, top = await self._offer(interrupt.text)
+            if self.provider.supports_grammar and self.force_threshold and offered and top >= self.force_threshold:
+                # The message clearly asks for an action: the local engine's first reply
+                # must be a well-formed block for one of the offered actions, with values
+                # taken from the user's own words.
+                grammar = copy_constrained(
+                    action_grammar(offered, mode="action"), interrupt.text, numbers_in(interrupt.text)
+                )
         built = self.prompt.build(
             user_text=interrupt.text,
             history=history,
@@ -346,6 +362,7 @@ class Agent:
                 temperature=self.temperature,
                 max_tokens=self.max_tokens,
                 stable_prefix_chars=built.stable_prefix_chars,
+                grammar=grammar if round_no == 0 else None,
             )
             try:
                 raw_text, calls = await self._generate(request, native, interrupt, state, round_no)

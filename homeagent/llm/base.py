@@ -64,6 +64,9 @@ class ChatRequest:
     # Length in characters of the system message's stable head (personality, tool
     # catalog, examples). Local engines may cache its evaluated state.
     stable_prefix_chars: int = 0
+    # A GBNF grammar the reply must follow; only providers with `supports_grammar`
+    # apply it, the others ignore it.
+    grammar: str | None = None
 
 
 @dataclass(frozen=True)

@@ -321,10 +321,22 @@ class LlamaCppProvider:
         max_tokens = request.max_tokens or self._max_tokens
         temperature = self._temperature if request.temperature is None else request.temperature
         stop_strings = list(dict.fromkeys([*stop, *request.stop]))
+        grammar = None
+        if request.grammar:
+            from llama_cpp import LlamaGrammar
+
+            try:
+                grammar = LlamaGrammar.from_string(request.grammar, verbose=False)
+            except (ValueError, RuntimeError) as err:
+                yield StreamError(f"the reply grammar does not compile: {err}", kind="bad_grammar")
+                return
+            # A grammar fixes the shape; sampling greedily without a repetition penalty
+            # keeps the JSON punctuation it needs from being penalised.
+            temperature = 0.0
         async with self._lock:
             worker = threading.Thread(
                 target=self._generate_sync,
-                args=(prompt, stop_strings, max_tokens, temperature, halt, send, token),
+                args=(prompt, stop_strings, max_tokens, temperature, halt, send, token, grammar),
                 name="llama-generate",
                 daemon=True,
             )
@@ -338,7 +350,7 @@ class LlamaCppProvider:
                 with anyio.CancelScope(shield=True):
                     await anyio.to_thread.run_sync(worker.join)
 
-    def _generate_sync(self, prompt, stop, max_tokens, temperature, halt, send, token) -> None:
+    def _generate_sync(self, prompt, stop, max_tokens, temperature, halt, send, token, grammar=None) -> None:
         def put(event: ProviderEvent) -> bool:
             try:
                 anyio.from_thread.run_sync(send.send_nowait, event, token=token)
@@ -379,7 +391,8 @@ class LlamaCppProvider:
                     max_tokens=min(max_tokens, room),
                     temperature=temperature,
                     top_p=self._top_p,
-                    repeat_penalty=self._repeat_penalty,
+                    repeat_penalty=1.0 if grammar is not None else self._repeat_penalty,
+                    grammar=grammar,
                     stop=stop,
                     seed=self._seed if self._seed >= 0 else None,
                     stopping_criteria=StoppingCriteriaList([should_stop]),

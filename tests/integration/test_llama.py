@@ -150,3 +150,18 @@ async def test_whole_conversation_state_survives_a_restart(tmp_path):
     await second.aclose()
     # Beyond the stable prefix, the first turn's question came back from disk too.
     assert usage.cached_tokens > second.prefix_tokens + 5
+
+
+async def test_grammar_makes_the_local_engine_write_a_valid_action(make_config):
+    config = make_config(llm={"max_tokens": 48, "n_ctx": 4096, "temperature": 0.0, "seed": 3})
+    async with running_app(config) as app:
+        events = await turn(app, "帮我记一个任务：明天下午3点交电费")
+        calls = [e for e in events if e.type == "tool_call"]
+        results = [e for e in events if e.type == "tool_result"]
+        rows = await app.db.fetchall("SELECT content FROM tasks")
+    # The first reply was forced into a well-formed block for an offered action.
+    assert calls and results and results[0].ok, [(e.type, getattr(e, "content", "")) for e in events]
+    assert calls[0].name in {spec.name for spec in app.tools}
+    assert "[ACTION" not in text_of(events)
+    if calls[0].name == "create_task":
+        assert rows and "电费" in rows[0]["content"]
