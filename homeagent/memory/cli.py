@@ -27,6 +27,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import anyio
 
+from homeagent import schema
 from homeagent.clock import SystemClock
 from homeagent.config import Config, load_config
 from homeagent.errors import ConfigError, HomeAgentError, RequestError
@@ -49,23 +50,7 @@ def check_namespace(value: str) -> str:
 
 def all_migrations() -> tuple[Migration, ...]:
     """Every migration the daemon knows, so the CLI and the daemon share one schema."""
-    from homeagent.memory.schema import MIGRATIONS as MEMORY
-    from homeagent.store.migrations import MIGRATIONS as CORE
-
-    found: dict[int, Migration] = {m.version: m for m in (*CORE, *MEMORY)}
-    try:
-        from homeagent.schema import all_migrations as everything
-
-        found.update({m.version: m for m in everything()})
-    except ImportError:
-        pass
-    try:
-        from homeagent.memory.graph_schema import MIGRATIONS as GRAPH
-
-        found.update({m.version: m for m in GRAPH})
-    except ImportError:
-        pass
-    return tuple(found[v] for v in sorted(found))
+    return schema.all_migrations()
 
 
 def _timezone(config: Config) -> Any:

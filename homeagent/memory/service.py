@@ -173,7 +173,6 @@ class MemoryService:
         counts = await self.context.forget_message(message)
         counts["documents"] = await self.documents.delete([_turn_doc_id(message.turn_id, message.role)])
         counts["facts"] = await self.graph.forget_turn(message.turn_id)
-        forgotten = 0
 
         def tombstones() -> int:
             n = 0
@@ -183,8 +182,7 @@ class MemoryService:
                     n += 1
             return n
 
-        forgotten = await anyio.to_thread.run_sync(tombstones)
-        counts["log_records"] = forgotten
+        counts["log_records"] = await anyio.to_thread.run_sync(tombstones)
         return counts
 
     # -- the heartbeat -------------------------------------------------------------------
