@@ -196,7 +196,7 @@ def main() -> int:
         selected = selector.select_sync(row["text"], args.k)
         offered = render_offered(selected, examples=not args.no_catalog_examples)
         messages = [Message("system", build_system(stable, offered)), Message("user", row["text"])]
-        grammar = None if args.grammar == "none" else action_grammar(selected, mode=args.grammar, max_blocks=args.max_blocks)
+        grammar = None if args.grammar == "none" or not selected else action_grammar(selected, mode=args.grammar, max_blocks=args.max_blocks)
         if grammar and not args.free_strings:
             grammar = copy_constrained(grammar, row["text"], numbers_in(row["text"]))
         out = generate(provider, messages, grammar, args.max_tokens)
@@ -216,10 +216,19 @@ def main() -> int:
             print(f"  {n}/{len(rows)}", file=sys.stderr)
 
     chat = [json.loads(line) for line in args.chat.read_text(encoding="utf-8").splitlines() if line.strip()]
+    def forced_share(items: list[dict[str, Any]]) -> float:
+        rankings = [selector.rank(r["text"]) for r in items]
+        return sum(not r.chat and r.top >= args.force_threshold for r in rankings) / max(1, len(items))
+
+    def chat_share(items: list[dict[str, Any]]) -> float:
+        return sum(selector.rank(r["text"]).chat for r in items) / max(1, len(items))
+
     forced = {
-        "actions": sum(selector.scores(r["text"])[0][1] >= args.force_threshold for r in rows) / max(1, len(rows)),
-        "chat": sum(selector.scores(r["text"])[0][1] >= args.force_threshold for r in chat) / max(1, len(chat)),
+        "actions": forced_share(rows),
+        "chat": forced_share(chat),
         "n_chat": len(chat),
+        "chat_as_chat": chat_share(chat),
+        "actions_as_chat": chat_share(rows),
     }
     full_ttft = None
     if not args.skip_full_ttft:
@@ -266,6 +275,8 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace, prefix_token
               f"{statistics.median(r['prompt_tokens'] for r in rs):>7.0f}")
     print(f"force threshold {args.force_threshold}: the selector would force an action block for "
           f"{100 * forced['actions']:.1f}% of these utterances and {100 * forced['chat']:.1f}% of {forced['n_chat']} small-talk ones")
+    print(f"small talk: {100 * forced['chat_as_chat']:.1f}% of {forced['n_chat']} small-talk utterances and "
+          f"{100 * forced['actions_as_chat']:.1f}% of these action utterances are offered no actions")
     if full is not None:
         print(f"whole registry in the prompt (no selection, nothing cached): {full['prompt_tokens']} tokens, "
               f"time to first token {full['ttft']:.2f} s")

@@ -244,10 +244,13 @@ class Agent:
 
     async def _offer(self, text: str) -> tuple[list[Any], float]:
         """The actions offered to a model without native tools for this message: the top
-        `offer_k` by relevance, less those far weaker than the best. Every offered action
-        costs the local engine tens of prompt tokens on every turn."""
-        scored = await anyio.to_thread.run_sync(self.selector.scores, text)  # type: ignore[union-attr]
-        scored = scored[: self.offer_k]
+        `offer_k` by relevance, less those far weaker than the best; none for small talk.
+        Every offered action costs the local engine tens of prompt tokens on every turn,
+        and an action in sight invites a small model to call it."""
+        ranking = await anyio.to_thread.run_sync(self.selector.rank, text)  # type: ignore[union-attr]
+        if ranking.chat:
+            return [], 0.0
+        scored = ranking.scored[: self.offer_k]
         if not scored:
             return [], 0.0
         floor = max(OFFER_MIN_SCORE, OFFER_RELATIVE * scored[0][1])

@@ -8,6 +8,11 @@ name, description and example utterances. Providers with native tools get the fu
 Tokens are the shared ones (`homeagent.memory.text.tokenize`: CJK bigrams, Latin words)
 plus the 4-character pieces of longer Latin words, so "watered" still meets "water", and
 single CJK characters, so 喂 still meets 喂食.
+Beside the actions the index holds one more class: small talk (`small_talk.txt`:
+greetings, thanks, stories, questions about the world). A message closer to small talk
+than to any action is offered none (`Ranking.chat`), so a small local model answers in
+words instead of writing a record nobody asked for.
+
 The index is rebuilt only when the registry's set of tools changes; queries run in a
 worker thread (`select`) or inline for callers already off the loop (`select_sync`).
 """
@@ -19,6 +24,8 @@ import re
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 from typing import Any
 
 import anyio
@@ -62,6 +69,31 @@ def featured_examples(specs: Iterable[ToolSpec]) -> list[Example]:
     return out
 
 
+@dataclass(frozen=True)
+class Ranking:
+    """Every action with its score, best first, and the score of the small-talk class."""
+
+    scored: list[tuple[ToolSpec, float]]
+    small_talk: float
+
+    @property
+    def top(self) -> float:
+        return self.scored[0][1] if self.scored else 0.0
+
+    @property
+    def chat(self) -> bool:
+        """The message is conversation: no action is closer to it than small talk."""
+        return self.small_talk > 0.0 and self.small_talk >= self.top
+
+
+@cache
+def small_talk_documents() -> tuple[str, ...]:
+    """The paragraphs of `small_talk.txt`, comments dropped."""
+    text = resources.files("homeagent.tools").joinpath("small_talk.txt").read_text(encoding="utf-8")
+    lines = [line.strip() for line in text.splitlines() if not line.lstrip().startswith("#")]
+    return tuple(p.strip() for p in "\n".join(lines).split("\n\n") if p.strip())
+
+
 def analyzer(text: str) -> list[str]:
     terms = tokenize(text)
     pieces = [f"~{t[i:i + 4]}" for t in terms if _LATIN_RE.match(t) for i in range(len(t) - 3)]
@@ -79,9 +111,16 @@ def document(spec: ToolSpec) -> str:
 class ActionSelector:
     """TF-IDF index over a registry's tools; `select(utterance, k)` gives the most relevant."""
 
-    def __init__(self, source: ToolRegistry | Sequence[ToolSpec], *, min_score: float = 0.0):
+    def __init__(
+        self,
+        source: ToolRegistry | Sequence[ToolSpec],
+        *,
+        min_score: float = 0.0,
+        small_talk: Sequence[str] | None = None,
+    ):
         self._source = source
         self._min_score = min_score
+        self._small_talk = tuple(small_talk_documents() if small_talk is None else small_talk)
         self._lock = threading.Lock()
         self._names: tuple[str, ...] = ()
         self._specs: list[ToolSpec] = []
@@ -99,21 +138,31 @@ class ActionSelector:
         from sklearn.feature_extraction.text import TfidfVectorizer
 
         vectorizer = TfidfVectorizer(analyzer=analyzer, sublinear_tf=True)
-        matrix = vectorizer.fit_transform([document(s) for s in specs]) if specs else None
+        documents = [document(s) for s in specs] + list(self._small_talk)
+        matrix = vectorizer.fit_transform(documents) if specs else None
         self._specs, self._names, self._vectorizer, self._matrix = specs, names, vectorizer, matrix
 
-    def scores(self, utterance: str) -> list[tuple[ToolSpec, float]]:
+    def rank(self, utterance: str) -> Ranking:
         with self._lock:
             self._index()
             if self._matrix is None:
-                return []
+                return Ranking([], 0.0)
             query = self._vectorizer.transform([utterance])
             sims = (self._matrix @ query.T).toarray().ravel()
-            ranked = sorted(range(len(self._specs)), key=lambda i: (-sims[i], i))
-            return [(self._specs[i], float(sims[i])) for i in ranked]
+            n = len(self._specs)
+            ranked = sorted(range(n), key=lambda i: (-sims[i], i))
+            small_talk = float(sims[n:].max()) if len(sims) > n else 0.0
+            return Ranking([(self._specs[i], float(sims[i])) for i in ranked], small_talk)
+
+    def scores(self, utterance: str) -> list[tuple[ToolSpec, float]]:
+        return self.rank(utterance).scored
 
     def select_sync(self, utterance: str, k: int = DEFAULT_TOP_K) -> list[ToolSpec]:
-        return [spec for spec, score in self.scores(utterance)[:k] if score > self._min_score]
+        """The top k actions for the utterance; none when it is small talk."""
+        ranking = self.rank(utterance)
+        if ranking.chat:
+            return []
+        return [spec for spec, score in ranking.scored[:k] if score > self._min_score]
 
     async def select(self, utterance: str, k: int = DEFAULT_TOP_K) -> list[ToolSpec]:
         return await anyio.to_thread.run_sync(self.select_sync, utterance, k)

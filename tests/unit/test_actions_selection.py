@@ -26,6 +26,7 @@ from homeagent.tools.selection import (
     featured_examples,
     parse_example,
     select_actions,
+    small_talk_documents,
 )
 
 SPECS = action_specs(db=None, clock=None)
@@ -114,6 +115,38 @@ def test_selector_ranks_the_right_action_in_the_top_eight(utterance: str, name: 
 
 def test_selector_offers_nothing_for_small_talk() -> None:
     assert select_actions(SPECS, "hello", 8) == []
+
+
+def test_small_talk_class_is_bilingual_paragraphs_without_comments() -> None:
+    docs = small_talk_documents()
+    assert len(docs) >= 10
+    assert not any(line.startswith("#") for doc in docs for line in doc.splitlines())
+    assert all(doc == doc.strip() and "\n\n" not in doc for doc in docs)
+    assert any(any("\u4e00" <= ch <= "\u9fff" for ch in doc) for doc in docs)
+    assert any(doc[:1].isascii() and doc[:1].isalpha() for doc in docs)
+
+
+# Phrasings that are not in small_talk.txt: the class must generalise, not memorise.
+@pytest.mark.parametrize("utterance", [
+    "Tell me a short story about a cat.", "给我讲个关于小猫的故事", "Why is the sky blue?",
+    "为什么天空是蓝色的", "How long should I boil an egg?", "你叫什么名字",
+])
+def test_conversation_is_offered_no_actions(utterance: str) -> None:
+    selector = ActionSelector(SPECS)
+    ranking = selector.rank(utterance)
+    assert ranking.chat and ranking.small_talk >= ranking.top
+    assert selector.select_sync(utterance, 8) == []
+
+
+@pytest.mark.parametrize(("utterance", "name"), SEED_DIALOGUES)
+def test_requests_for_actions_are_not_taken_for_small_talk(utterance: str, name: str) -> None:
+    ranking = ActionSelector(SPECS).rank(utterance)
+    assert not ranking.chat and ranking.scored[0][0].name == name
+
+
+def test_without_the_small_talk_class_every_message_ranks_actions() -> None:
+    ranking = ActionSelector(SPECS, small_talk=()).rank("Tell me a short story about a cat.")
+    assert ranking.small_talk == 0.0 and not ranking.chat and ranking.top > 0
 
 
 @pytest.mark.anyio
