@@ -164,7 +164,11 @@ class App:
         if isinstance(self.provider, Router):
             # Each engine of the chain is primed for the protocol it will be sent.
             self.provider.stable_prefix_for = self.prompt.stable_prefix
-        await self.provider.prime(self.prompt.stable_prefix(self.provider.supports_tools))
+        selector = ActionSelector(self.tools)
+        async with anyio.create_task_group() as tg:
+            # Both off the loop and at once: the first turn pays for neither.
+            tg.start_soon(self.provider.prime, self.prompt.stable_prefix(self.provider.supports_tools))
+            tg.start_soon(selector.prepare)
 
         self.members = MemberStore(self.db)
         await self.members.load()
@@ -193,7 +197,7 @@ class App:
             broker=self.broker,
             audit=self.audit,
             console_confirmer=self._console_confirmer,
-            selector=ActionSelector(self.tools),
+            selector=selector,
             offer_k=cfg.actions.top_k,
             force_threshold=cfg.actions.force_threshold if cfg.actions.grammar else 0.0,
         )

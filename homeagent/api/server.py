@@ -59,6 +59,7 @@ async def healthz(request: web.Request) -> web.Response:
             "turns_completed": stats.turns_completed,
             "turns_failed": stats.turns_failed,
             "turns_cancelled": stats.turns_cancelled,
+            "next_turns_prepared": stats.next_turns_prepared,
             "busy": stats.current_turn is not None,
             "pending": app.inbox.pending,
         },

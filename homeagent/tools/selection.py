@@ -142,6 +142,14 @@ class ActionSelector:
         matrix = vectorizer.fit_transform(documents) if specs else None
         self._specs, self._names, self._vectorizer, self._matrix = specs, names, vectorizer, matrix
 
+    def prepare_sync(self) -> None:
+        """Build the index now (the first build imports scikit-learn: most of a second)."""
+        with self._lock:
+            self._index()
+
+    async def prepare(self) -> None:
+        await anyio.to_thread.run_sync(self.prepare_sync)
+
     def rank(self, utterance: str) -> Ranking:
         with self._lock:
             self._index()

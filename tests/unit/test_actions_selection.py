@@ -226,3 +226,13 @@ def test_quotes_in_the_utterance_stay_valid_json() -> None:
     literals = re.findall(r'"((?:[^"\\]|\\.)*)"', string_rule.split("::=", 1)[1])
     values = [json.loads(re.sub(r"\\(.)", r"\1", lit)) for lit in literals]  # GBNF unescape, then JSON
     assert 'note "quoted' in values and "back" in values and all(v in text for v in values)
+
+
+@pytest.mark.anyio
+async def test_prepare_builds_the_index_once_ahead_of_the_first_message() -> None:
+    selector = ActionSelector(SPECS)
+    await selector.prepare()
+    built = selector._vectorizer
+    assert built is not None
+    assert selector.rank("午饭花了35块").scored[0][0].name == "record_transaction"
+    assert selector._vectorizer is built  # the message used the prepared index
