@@ -163,6 +163,8 @@ def main() -> int:
     parser.add_argument("--skip-full-ttft", action="store_true", help="skip the whole-registry TTFT measurement")
     parser.add_argument("--json", type=Path, help="also write every reply and score to this file")
     parser.add_argument("--verbose", "-v", action="store_true", help="print each utterance's reply")
+    parser.add_argument("--selector-only", action="store_true",
+                        help="no model: the selector's recall@k and how it sorts small talk from requests")
     args = parser.parse_args()
 
     import anyio
@@ -178,6 +180,24 @@ def main() -> int:
         rows = rows[: args.limit]
     specs = (*builtin_tools(), *action_specs(db=None, clock=None))
     selector = ActionSelector(specs)
+    chat = [json.loads(line) for line in args.chat.read_text(encoding="utf-8").splitlines() if line.strip()]
+    def forced_share(items: list[dict[str, Any]]) -> float:
+        rankings = [selector.rank(r["text"]) for r in items]
+        return sum(not r.chat and r.top >= args.force_threshold for r in rankings) / max(1, len(items))
+
+    def chat_share(items: list[dict[str, Any]]) -> float:
+        return sum(selector.rank(r["text"]).chat for r in items) / max(1, len(items))
+
+    forced = {
+        "actions": forced_share(rows),
+        "chat": forced_share(chat),
+        "n_chat": len(chat),
+        "chat_as_chat": chat_share(chat),
+        "actions_as_chat": chat_share(rows),
+    }
+    if args.selector_only:
+        report_selector(selector, rows, forced, args.force_threshold)
+        return 0
     personality = args.personality.read_text(encoding="utf-8").strip()
     stable = personality + "\n\n" + render_protocol(specs)
 
@@ -215,21 +235,6 @@ def main() -> int:
         elif n % 10 == 0:
             print(f"  {n}/{len(rows)}", file=sys.stderr)
 
-    chat = [json.loads(line) for line in args.chat.read_text(encoding="utf-8").splitlines() if line.strip()]
-    def forced_share(items: list[dict[str, Any]]) -> float:
-        rankings = [selector.rank(r["text"]) for r in items]
-        return sum(not r.chat and r.top >= args.force_threshold for r in rankings) / max(1, len(items))
-
-    def chat_share(items: list[dict[str, Any]]) -> float:
-        return sum(selector.rank(r["text"]).chat for r in items) / max(1, len(items))
-
-    forced = {
-        "actions": forced_share(rows),
-        "chat": forced_share(chat),
-        "n_chat": len(chat),
-        "chat_as_chat": chat_share(chat),
-        "actions_as_chat": chat_share(rows),
-    }
     full_ttft = None
     if not args.skip_full_ttft:
         full_ttft = whole_registry_ttft(provider, personality, specs, rows[0]["text"] if rows else "你好")
@@ -238,6 +243,21 @@ def main() -> int:
     if args.json:
         args.json.write_text(json.dumps(results, ensure_ascii=False, indent=1), encoding="utf-8")
     return 0
+
+
+def report_selector(selector: ActionSelector, rows: list[dict[str, Any]], forced: dict[str, Any],
+                    threshold: float) -> None:
+    ranked = [[spec.name for spec, _ in selector.rank(r["text"]).scored] for r in rows]
+    recall = {k: sum(r["action"] in names[:k] for r, names in zip(rows, ranked, strict=True)) for k in (1, 3, 5, 8)}
+    print(f"selector on {len(rows)} action utterances: " + ", ".join(
+        f"recall@{k} {100 * n / max(1, len(rows)):.1f}%" for k, n in recall.items()))
+    print(f"small talk: {100 * forced['chat_as_chat']:.1f}% of {forced['n_chat']} small-talk utterances and "
+          f"{100 * forced['actions_as_chat']:.1f}% of the {len(rows)} action utterances are offered no actions")
+    print(f"force threshold {threshold}: forced action grammar for {100 * forced['actions']:.1f}% of the action "
+          f"utterances and {100 * forced['chat']:.1f}% of the small-talk ones")
+    missed = [r["text"] for r in rows if selector.rank(r["text"]).chat]
+    if missed:
+        print("action utterances taken for small talk: " + "; ".join(missed))
 
 
 def whole_registry_ttft(provider: Any, personality: str, specs: Any, text: str) -> dict[str, Any]:

@@ -82,8 +82,9 @@ class Ranking:
 
     @property
     def chat(self) -> bool:
-        """The message is conversation: no action is closer to it than small talk."""
-        return self.small_talk > 0.0 and self.small_talk >= self.top
+        """The message is conversation: no action is closer to it than small talk (or
+        nothing in the index shares a word with it)."""
+        return self.small_talk >= self.top
 
 
 @cache

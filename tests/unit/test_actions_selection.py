@@ -149,6 +149,11 @@ def test_without_the_small_talk_class_every_message_ranks_actions() -> None:
     assert ranking.small_talk == 0.0 and not ranking.chat and ranking.top > 0
 
 
+def test_a_message_sharing_no_word_with_any_action_is_small_talk() -> None:
+    ranking = ActionSelector(SPECS, small_talk=()).rank("哈哈哈")
+    assert ranking.top == 0.0 and ranking.chat
+
+
 @pytest.mark.anyio
 async def test_async_select_runs_off_the_loop() -> None:
     selected = await ActionSelector(SPECS).select("午饭花了35块", 3)
