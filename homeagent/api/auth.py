@@ -19,7 +19,9 @@ from aiohttp import web
 from homeagent.errors import AuthError, RequestError
 from homeagent.members import MemberStore
 
-MEMBER = "homeagent.member"  # request key: the member name, "" for the household token, None if anonymous
+# The member a request speaks for: the member's name, "" for the household token, None
+# for an anonymous request (loopback without tokens).
+MEMBER: web.RequestKey[str | None] = web.RequestKey("homeagent_member", str | None)  # type: ignore[arg-type]
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
