@@ -79,8 +79,6 @@ class Route:
 
 
 class Router:
-    supports_grammar = False
-
     def __init__(
         self,
         routes: Sequence[Route],
@@ -121,6 +119,10 @@ class Router:
     @property
     def supports_tools(self) -> bool:
         return bool(self._next().provider.supports_tools)
+
+    @property
+    def supports_grammar(self) -> bool:
+        return bool(getattr(self._next().provider, "supports_grammar", False))
 
     def _now(self) -> float:
         return self._clock.now().timestamp()
@@ -296,6 +298,8 @@ class Router:
         """One provider's attempt at the request; failures end up in `outcome.error`."""
         provider = route.provider
         req = self._continuation(request, partial) if partial else request
+        if req.grammar and not getattr(provider, "supports_grammar", False):
+            req = replace(req, grammar=None)  # failed over to an engine without grammars
         bridged = is_native(req) and not provider.supports_tools
         if bridged:
             prefix_for = self.stable_prefix_for

@@ -152,8 +152,20 @@ async def test_whole_conversation_state_survives_a_restart(tmp_path):
     assert usage.cached_tokens > second.prefix_tokens + 5
 
 
-async def test_grammar_makes_the_local_engine_write_a_valid_action(make_config):
-    config = make_config(llm={"max_tokens": 48, "n_ctx": 4096, "temperature": 0.0, "seed": 3})
+# The shipped config's shape: a cloud provider first (skipped: no key), the local engine
+# after it. The grammar must reach the local engine through the router too.
+CHAIN = {
+    "providers": {
+        "cloud": {"type": "openai_compatible", "base_url": "https://api.example.invalid", "model": "m", "api_key": ""},
+        "local": {"type": "llama_cpp"},
+    },
+    "chain": ["cloud", "local"],
+}
+
+
+@pytest.mark.parametrize("llm", [{}, CHAIN], ids=["engine", "chain"])
+async def test_grammar_makes_the_local_engine_write_a_valid_action(make_config, llm):
+    config = make_config(llm={"max_tokens": 48, "n_ctx": 4096, "temperature": 0.0, "seed": 3, **llm})
     async with running_app(config) as app:
         events = await turn(app, "帮我记一个任务：明天下午3点交电费")
         calls = [e for e in events if e.type == "tool_call"]

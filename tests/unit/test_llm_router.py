@@ -300,6 +300,22 @@ async def test_supports_tools_follows_the_provider_used_next():
     assert router.supports_tools is False
 
 
+async def test_grammar_support_follows_the_provider_used_next_and_never_reaches_a_cloud():
+    skipped = FakeEngine("cloud", available=False)
+    local = FakeEngine("local", supports_tools=False, supports_grammar=True)
+    assert make(skipped, local).supports_grammar is True  # `make run` without a key
+
+    cloud = FakeEngine("cloud", supports_tools=False, default=Step(error="timeout"))
+    local = FakeEngine("local", supports_tools=False, supports_grammar=True)
+    router = make(cloud, local)
+    assert router.supports_grammar is False
+    grammared = ChatRequest(messages=req().messages, grammar='root ::= "x"')
+    await run(router, grammared)
+    # The cloud route never sees a grammar; the local one it failed over to does.
+    assert cloud.requests[0].grammar is None and local.requests[0].grammar == 'root ::= "x"'
+    assert router.supports_grammar is True
+
+
 async def test_native_request_failing_over_to_an_action_engine_is_translated_both_ways():
     cloud = FakeEngine("cloud", default=Step(error="upstream_unavailable"))
     action_reply = 'Adding it.\n[ACTION]\n{"name": "add_task", "title": "买牛奶"}\n[/ACTION]'
