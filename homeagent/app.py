@@ -199,6 +199,8 @@ class App:
             console_confirmer=self._console_confirmer,
             selector=selector,
             offer_k=cfg.actions.top_k,
+            offer_k_local=cfg.actions.top_k_local,
+            results_answer_local=cfg.actions.results_answer_local,
             force_threshold=cfg.actions.force_threshold if cfg.actions.grammar else 0.0,
         )
         self.forgetters.append(self.memory.forget_message)

@@ -200,6 +200,8 @@ class ActionsConfig:
     water_goal_ml: int = 2000
     search_url: str = ""
     top_k: int = 8
+    top_k_local: int = 1
+    results_answer_local: bool = True
     grammar: bool = True
     force_threshold: float = 0.15
 
@@ -435,6 +437,9 @@ def _validate(cfg: Config) -> None:
         raise ConfigError("api.max_body_bytes: expected at least 1024")
     if not 0.0 <= cfg.llm.temperature <= 2.0:
         raise ConfigError("llm.temperature: expected a number from 0 to 2")
+    for key in ("top_k", "top_k_local"):
+        if getattr(cfg.actions, key) < 1:
+            raise ConfigError(f"actions.{key}: expected a positive integer")
     _validate_llm(cfg.llm)
 
 

@@ -60,6 +60,7 @@ from homeagent.tools.action_protocol import (
     action_grammar,
     copy_constrained,
     extract_actions,
+    render_results,
 )
 from homeagent.tools.audit import AuditLog
 from homeagent.tools.permissions import (
@@ -130,6 +131,8 @@ class Agent:
         console_confirmer: Confirmer | None = None,
         selector: ActionSelector | None = None,
         offer_k: int = 8,
+        offer_k_local: int | None = None,
+        results_answer_local: bool = False,
         force_threshold: float = 0.0,
     ):
         self.provider = provider
@@ -151,6 +154,8 @@ class Agent:
         self.console_confirmer = console_confirmer
         self.selector = selector
         self.offer_k = offer_k
+        self.offer_k_local = offer_k if offer_k_local is None else offer_k_local
+        self.results_answer_local = results_answer_local
         self.force_threshold = force_threshold
         self.stats = AgentStats()
         self._current_scope: anyio.CancelScope | None = None
@@ -269,13 +274,15 @@ class Agent:
 
     async def _offer(self, text: str) -> tuple[list[Any], float]:
         """The actions offered to a model without native tools for this message: the top
-        `offer_k` by relevance, less those far weaker than the best; none for small talk.
+        `offer_k` by relevance (`offer_k_local` for a local engine, which chooses worse
+        than the selector), less those far weaker than the best; none for small talk.
         Every offered action costs the local engine tens of prompt tokens on every turn,
         and an action in sight invites a small model to call it."""
         ranking = await anyio.to_thread.run_sync(self.selector.rank, text)  # type: ignore[union-attr]
         if ranking.chat:
             return [], 0.0
-        scored = ranking.scored[: self.offer_k]
+        k = self.offer_k_local if self.provider.supports_grammar else self.offer_k
+        scored = ranking.scored[:k]
         if not scored:
             return [], 0.0
         floor = max(OFFER_MIN_SCORE, OFFER_RELATIVE * scored[0][1])
@@ -374,6 +381,9 @@ class Agent:
             member=interrupt.member,
         )
         max_rounds = self.config.max_tool_rounds
+        ran: list[ToolResult] = []
+        shown = ""
+        results_are_answer = False
         for round_no in range(max_rounds + 1):
             last_round = round_no == max_rounds
             if last_round:
@@ -386,17 +396,23 @@ class Agent:
                 stable_prefix_chars=built.stable_prefix_chars,
                 grammar=grammar if round_no == 0 else None,
             )
+            before = len(state.answer)
             try:
                 raw_text, calls = await self._generate(request, native, interrupt, state, round_no)
             except ProviderError as err:
                 log.warning("turn.provider_failed", error=str(err), kind=err.kind)
                 return TurnFailed(interrupt.turn_id, str(err), err.kind)
+            shown = "".join(state.answer[before:])
             if last_round and calls:
                 log.info("turn.tool_rounds_exhausted", ignored_calls=len(calls))
                 calls = []
             if not calls:
                 break
             results = await self._run_tools(calls, ctx, interrupt)
+            ran += results
+            if self.results_answer_local and self.provider.supports_grammar:
+                results_are_answer = True  # a small local model garbles them; see below
+                break
             if native:
                 messages.append(Message("assistant", raw_text, tool_calls=tuple(calls)))
                 messages += [
@@ -404,10 +420,13 @@ class Agent:
                 ]
             else:
                 messages.append(Message("assistant", raw_text))
-                lines = "\n".join(f"- {r.name}: {r.content}" for r in results)
-                messages.append(
-                    Message("user", f"[RESULTS]\n{lines}\n[/RESULTS]\nNow answer me using these results.")
-                )
+                messages.append(Message("user", render_results(f"- {r.name}: {r.content}" for r in results)))
+        if ran and (results_are_answer or not shown.strip()):
+            # The actions' own words are the answer: on a local engine set to it, or when
+            # the model's last reply said nothing the user can see (a small model may only
+            # echo the results message).
+            text = _results_answer(ran)
+            await self._show(interrupt, state, ("\n" + text) if "".join(state.answer).strip() else text)
         done = self._done(interrupt, state)
         await self._record(interrupt, done.text)
         return done
@@ -426,6 +445,13 @@ class Agent:
                 except Exception as err:  # noqa: BLE001 - the exchange is already stored
                     log.warning("turn.after_turn_failed", hook=getattr(hook, "__name__", "?"), error=repr(err))
 
+    async def _show(self, interrupt: Interrupt, state: _TurnState, text: str) -> None:
+        """Part of the answer: kept for the record and streamed to the asker."""
+        if text:
+            state.answer.append(text)
+            if not await self._emit(interrupt, AnswerDelta(text)):
+                interrupt.reply.cancel()  # the asker is gone: stop spending compute
+
     async def _generate(
         self, request: ChatRequest, native: bool, interrupt: Interrupt, state: _TurnState, round_no: int
     ) -> tuple[str, list[ToolCall]]:
@@ -438,10 +464,7 @@ class Agent:
         finish = "error"
 
         async def show(text: str) -> None:
-            if text:
-                state.answer.append(text)
-                if not await self._emit(interrupt, AnswerDelta(text)):
-                    interrupt.reply.cancel()  # the asker is gone: stop spending compute
+            await self._show(interrupt, state, text)
 
         try:
             async with aclosing(self.provider.stream(request)) as events:
@@ -514,3 +537,9 @@ async def _cancel_when_set(event: anyio.Event, scope: anyio.CancelScope) -> None
     await event.wait()
     log.info("turn.cancel_requested")
     scope.cancel()
+
+
+def _results_answer(results: list[ToolResult]) -> str:
+    """The actions' own words as the answer: what succeeded, else what went wrong."""
+    ok = [r.content.strip() for r in results if r.ok and r.content.strip()]
+    return "\n".join(ok or [r.content.strip() for r in results if r.content.strip()])

@@ -29,9 +29,12 @@ from homeagent.llm.base import (
     TextDelta,
     ToolCallEvent,
 )
-from homeagent.tools.action_protocol import ActionStreamFilter, extract_actions, render_catalog
-
-RESULTS_NOTE = "Now answer me using these results."
+from homeagent.tools.action_protocol import (
+    ActionStreamFilter,
+    extract_actions,
+    render_catalog,
+    render_results,
+)
 
 
 def is_native(request: ChatRequest) -> bool:
@@ -58,8 +61,7 @@ def to_action_request(
 
     def flush_results() -> None:
         if results:
-            lines = "\n".join(results)
-            messages.append(Message("user", f"[RESULTS]\n{lines}\n[/RESULTS]\n{RESULTS_NOTE}"))
+            messages.append(Message("user", render_results(results)))
             results.clear()
 
     for i, m in enumerate(request.messages):

@@ -34,6 +34,12 @@ from homeagent.tools.repair import RepairError, loads_lenient, split_named_call
 from homeagent.tools.selection import featured_examples, parse_example
 
 OPEN, CLOSE = "[ACTION]", "[/ACTION]"
+RESULTS_OPEN, RESULTS_CLOSE = "[RESULTS]", "[/RESULTS]"
+RESULTS_NOTE = "Now answer me using these results."
+# Protocol text that never reaches the user: (opening, closing) of a hidden span; an
+# empty closing hides just the opening text. A small model sometimes echoes the results
+# message instead of answering; the echo is not an answer.
+_HIDDEN = ((OPEN, CLOSE), (RESULTS_OPEN, RESULTS_CLOSE), (RESULTS_NOTE, ""), (CLOSE, ""), (RESULTS_CLOSE, ""))
 # A block ends at its closing tag, at the next opening tag (the model forgot to close
 # it) or at the end of the reply.
 _BLOCK_RE = re.compile(r"\[ACTION\](.*?)(?:\[/ACTION\]|(?=\[ACTION\])|\Z)", re.S)
@@ -88,41 +94,49 @@ def extract_actions(reply: str) -> ParsedReply:
     return ParsedReply(text, tuple(calls), tuple(errors))
 
 
+def render_results(lines: Iterable[str]) -> str:
+    """The message that gives a model without native tools its calls' results."""
+    body = "\n".join(lines)
+    return f"{RESULTS_OPEN}\n{body}\n{RESULTS_CLOSE}\n{RESULTS_NOTE}"
+
+
 class ActionStreamFilter:
-    """Passes streamed text through, holding back anything that may be an [ACTION] block."""
+    """Passes streamed text through, holding back anything that may be protocol text:
+    [ACTION] blocks, and an echoed [RESULTS] block or results note."""
 
     def __init__(self) -> None:
         self._buf = ""
-        self._inside = False
+        self._close: str | None = None  # inside a hidden span until this text
 
     def feed(self, text: str) -> str:
         self._buf += text
         out: list[str] = []
         while self._buf:
-            if self._inside:
-                end = self._buf.find(CLOSE)
+            if self._close is not None:
+                end = self._buf.find(self._close)
                 if end < 0:
-                    # Keep only what could still be the start of the closing tag.
-                    self._buf = self._buf[-(len(CLOSE) - 1):]
+                    # Keep only what could still be the start of the closing text.
+                    self._buf = self._buf[-(len(self._close) - 1):]
                     break
-                self._buf = self._buf[end + len(CLOSE):]
-                self._inside = False
+                self._buf = self._buf[end + len(self._close):]
+                self._close = None
                 continue
-            start = self._buf.find(OPEN)
-            if start >= 0:
-                out.append(self._buf[:start])
-                self._buf = self._buf[start + len(OPEN):]
-                self._inside = True
+            hits = [(at, opening, closing) for opening, closing in _HIDDEN if (at := self._buf.find(opening)) >= 0]
+            if hits:
+                at, opening, closing = min(hits)
+                out.append(self._buf[:at])
+                self._buf = self._buf[at + len(opening):]
+                self._close = closing or None
                 continue
-            keep = _partial_suffix(self._buf, OPEN)
+            keep = max(_partial_suffix(self._buf, opening) for opening, _ in _HIDDEN)
             out.append(self._buf[: len(self._buf) - keep])
             self._buf = self._buf[len(self._buf) - keep:]
             break
         return "".join(out)
 
     def finish(self) -> str:
-        rest = "" if self._inside else self._buf
-        self._buf, self._inside = "", False
+        rest = "" if self._close is not None else self._buf
+        self._buf, self._close = "", None
         return rest
 
 

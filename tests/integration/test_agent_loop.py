@@ -137,6 +137,63 @@ async def test_action_blocks_run_and_never_reach_the_user(make_config):
     assert "[RESULTS]" in provider.requests[1].messages[-1].content
 
 
+@pytest.mark.parametrize("echo", [
+    "[RESULTS]\n- current_time: whatever\n[/RESULTS]\nNow answer me using these results.",
+    '\n[RESULTS]{"success", "Done"]',
+    "  ",
+])
+async def test_a_reply_that_only_echoes_the_results_gives_the_results_as_the_answer(make_config, echo):
+    provider = ScriptedProvider(
+        [ScriptedReply(text='[ACTION]\n{"name": "current_time"}\n[/ACTION]'), ScriptedReply(text=echo)],
+        supports_tools=False,
+    )
+    async with running_app(make_config(), provider=provider) as app:
+        events = await turn(app, "what time is it")
+        stored = await app.conversation.recent(1)
+    result = next(e for e in events if e.type == "tool_result")
+    assert result.ok and text_of(events).strip() == result.content.strip()
+    assert "[RESULTS" not in text_of(events) and events[-1].text.strip() == result.content.strip()
+    assert stored[-1].content == result.content.strip()  # the record holds what was shown
+
+
+async def test_a_real_answer_after_actions_is_kept_as_it_is(make_config):
+    provider = ScriptedProvider(
+        [ScriptedReply(text='[ACTION]\n{"name": "current_time"}\n[/ACTION]'), ScriptedReply(text="好的，现在是早上。")],
+        supports_tools=False,
+    )
+    async with running_app(make_config(), provider=provider) as app:
+        events = await turn(app, "几点了")
+    assert text_of(events) == "好的，现在是早上。"
+
+
+@pytest.mark.parametrize(("grammar", "offered"), [(True, 1), (False, 3)])
+async def test_a_local_engine_is_offered_top_k_local_actions(make_config, grammar, offered):
+    provider = ScriptedProvider(["好的。"], supports_tools=False, supports_grammar=grammar)
+    config = make_config(actions={"top_k": 3, "top_k_local": 1, "force_threshold": 0.99})
+    async with running_app(config, provider=provider) as app:
+        await turn(app, "帮我记一个任务，明天下午交电费")
+    per_turn = provider.requests[0].messages[-2].content
+    section = per_turn[per_turn.index("## Actions for this message"):]
+    lines = [line for line in section.splitlines() if line.startswith("- ")]
+    assert len(lines) == offered and lines[0].startswith("- create_task("), section
+
+
+@pytest.mark.parametrize("results_answer", [True, False])
+async def test_a_local_engine_answers_an_action_with_its_results(make_config, results_answer):
+    provider = ScriptedProvider(
+        [ScriptedReply(text='[ACTION]\n{"name": "current_time"}\n[/ACTION]'), "It is morning."],
+        supports_tools=False, supports_grammar=True,
+    )
+    config = make_config(actions={"results_answer_local": results_answer})
+    async with running_app(config, provider=provider) as app:
+        events = await turn(app, "what time is it")
+    result = next(e for e in events if e.type == "tool_result")
+    if results_answer:  # one model call; the action's own words are the answer
+        assert len(provider.requests) == 1 and text_of(events).strip() == result.content.strip()
+    else:
+        assert len(provider.requests) == 2 and text_of(events) == "It is morning."
+
+
 async def test_cancel_stops_the_turn_and_writes_nothing(make_config):
     long_text = " ".join(f"word{i}" for i in range(400))
     provider = ScriptedProvider([ScriptedReply(text=long_text, delay=0.02), "next answer"])

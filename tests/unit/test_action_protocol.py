@@ -206,6 +206,13 @@ REPLIES = [
     ("trailing open [ACTION]{\"name\": \"x\"", "trailing open "),
     ("inside [ACTION] has [/ACTIO and [ACTION] again [/ACTION]end", "inside end"),
     ("emoji 😀 " + BLOCK + " 👍🏽", "emoji 😀  👍🏽"),
+    # A small model echoing the results message instead of answering: protocol, not answer.
+    ("\n[RESULTS]\n- create_note: 已保存笔记 #1\n[/RESULTS]\nNow answer me using these results.", "\n\n"),
+    ('\n[RESULTS]{"success", "Done"]\nNow answer me using these results.', "\n"),
+    ("已记下。[RESULTS]\n- a: b", "已记下。"),
+    ("Now you know. Now answer me", "Now you know. Now answer me"),
+    ("- #1 交电费\n[/RESULTS]", "- #1 交电费\n"),
+    ("done [/ACTION] here", "done  here"),
 ]
 
 

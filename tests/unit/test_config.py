@@ -241,6 +241,8 @@ def test_wrong_type_names_key_path_and_expected_type(
         ("llm:\n  n_ctx: 16\n", "llm.n_ctx"),
         ("llm:\n  temperature: 3\n", "llm.temperature"),
         ("api:\n  max_body_bytes: 10\n", "api.max_body_bytes"),
+        ("actions:\n  top_k: 0\n", "actions.top_k"),
+        ("actions:\n  top_k_local: 0\n", "actions.top_k_local"),
     ],
 )
 def test_out_of_range_values_are_rejected(tmp_path: Path, text: str, path: str) -> None:
