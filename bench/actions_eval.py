@@ -44,6 +44,7 @@ from homeagent.tools.action_protocol import (  # noqa: E402
     action_grammar,
     copy_constrained,
     extract_actions,
+    instruction_terms,
     render_action_catalog,
     render_offered,
     render_protocol,
@@ -156,6 +157,8 @@ def main() -> int:
     parser.add_argument("--max-tokens", type=int, default=64)
     parser.add_argument("--free-strings", action="store_true",
                         help="let string arguments be any text (default: pieces of the user's words)")
+    parser.add_argument("--keep-instruction-words", action="store_true",
+                        help="let string values be the request's own words too (delete, 笔记, …)")
     parser.add_argument("--max-blocks", type=int, default=1, help="blocks the grammar allows in one reply")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--n-ctx", type=int, default=8192)
@@ -218,7 +221,8 @@ def main() -> int:
         messages = [Message("system", build_system(stable, offered)), Message("user", row["text"])]
         grammar = None if args.grammar == "none" or not selected else action_grammar(selected, mode=args.grammar, max_blocks=args.max_blocks)
         if grammar and not args.free_strings:
-            grammar = copy_constrained(grammar, row["text"], numbers_in(row["text"]))
+            exclude = frozenset() if args.keep_instruction_words else instruction_terms(selected)
+            grammar = copy_constrained(grammar, row["text"], numbers_in(row["text"]), exclude=exclude)
         out = generate(provider, messages, grammar, args.max_tokens)
         parsed = extract_actions(out["text"])
         call = parsed.calls[0] if parsed.calls else None

@@ -60,6 +60,7 @@ from homeagent.tools.action_protocol import (
     action_grammar,
     copy_constrained,
     extract_actions,
+    instruction_terms,
     render_results,
 )
 from homeagent.tools.audit import AuditLog
@@ -361,7 +362,8 @@ class Agent:
                 # must be a well-formed block for one of the offered actions, with values
                 # taken from the user's own words.
                 grammar = copy_constrained(
-                    action_grammar(offered, mode="action"), interrupt.text, numbers_in(interrupt.text)
+                    action_grammar(offered, mode="action"), interrupt.text, numbers_in(interrupt.text),
+                    exclude=instruction_terms(offered),
                 )
         built = self.prompt.build(
             user_text=interrupt.text,

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from homeagent.llm.base import ToolCall
+from homeagent.memory.text import tokenize
 from homeagent.tools.registry import ToolSpec
 from homeagent.tools.repair import RepairError, loads_lenient, split_named_call
 from homeagent.tools.selection import featured_examples, parse_example
@@ -315,15 +316,39 @@ _UNIT_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]|[A-Za-z0-9][A-Za-z0-9'._:/-
 _EDGE_RE = re.compile(r"^[\W_]|[\W_]$")
 
 
-def utterance_spans(text: str, max_units: int = 12) -> list[str]:
+_BRACKETED_RE = re.compile(r"\([^)]*\)|（[^）]*）")
+# Words that carry no value of their own in a request ("delete the note", "帮我把…").
+_FUNCTION_WORDS = frozenset({
+    "a", "an", "the", "my", "me", "to", "of", "for", "in", "on", "at", "it", "this", "that", "please",
+    "我", "的", "了", "一下", "帮我", "请", "把", "给",
+})
+
+
+def instruction_terms(specs: Iterable[ToolSpec]) -> frozenset[str]:
+    """The words that name what the actions do (their names and descriptions, less the
+    examples in brackets or after a colon, which are values: "mode: home, away, sleep")
+    and function words: a value made of nothing else is the request, not an argument."""
+    terms = set(_FUNCTION_WORDS)
+    for spec in specs:
+        halves = _BRACKETED_RE.sub(" ", spec.description).split("/")
+        description = " ".join(re.split(r"[:：]", half, maxsplit=1)[0] for half in halves)
+        terms.update(tokenize(spec.name.replace("_", " ") + " " + description))
+    return frozenset(terms)
+
+
+def utterance_spans(text: str, max_units: int = 12, exclude: frozenset[str] = frozenset()) -> list[str]:
     """Contiguous pieces of the user's words (CJK characters and Latin words as units),
-    the values a small model may copy into string arguments."""
+    the values a small model may copy into string arguments; pieces whose every term is
+    in `exclude` (see `instruction_terms`) are left out."""
     units = [(m.start(), m.end()) for m in _UNIT_RE.finditer(text)]
     spans: dict[str, None] = {}
     for i in range(len(units)):
         for j in range(i, min(len(units), i + max_units)):
             piece = text[units[i][0] : units[j][1]]
             if piece.strip() and not _EDGE_RE.search(piece) and "\n" not in piece:
+                terms = tokenize(piece)
+                if exclude and terms and set(terms) <= exclude:
+                    continue
                 spans.setdefault(piece, None)
     return list(spans)
 
@@ -334,15 +359,18 @@ def _gbnf_literal(value: str) -> str:
     return '"' + encoded.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def copy_constrained(grammar: str, utterance: str, numbers: Iterable[float] | None = None) -> str:
+def copy_constrained(
+    grammar: str, utterance: str, numbers: Iterable[float] | None = None, exclude: frozenset[str] = frozenset()
+) -> str:
     """Restrict the free values of an action grammar to what the user said.
 
     Tiny local models tend to copy argument values from the prompt's examples instead of
     the user's message; with this, a string argument can only be a piece of `utterance`,
     and a number one of `numbers` (default: the digits in the utterance; callers that
     read Chinese numerals pass `homeagent.actions.numbers.numbers_in(utterance)`). Enums
-    and booleans are unaffected; a kind with nothing to copy keeps its free rule."""
-    spans = utterance_spans(utterance)
+    and booleans are unaffected; a kind with nothing to copy keeps its free rule. Pieces
+    made only of `exclude` terms (the request's own words) are not values."""
+    spans = utterance_spans(utterance, exclude=exclude)
     if spans:
         rule = "string ::= ( " + " | ".join(_gbnf_literal(s) for s in spans) + " ) space"
         grammar = re.sub(r"^string ::= .*$", lambda _m: rule, grammar, count=1, flags=re.M)

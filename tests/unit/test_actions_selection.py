@@ -220,6 +220,25 @@ def test_copy_constrained_grammar_only_allows_the_users_words_and_numbers() -> N
     assert free == action_grammar(specs)
 
 
+def test_the_requests_own_words_are_not_argument_values() -> None:
+    from homeagent.tools.action_protocol import copy_constrained, instruction_terms, utterance_spans
+
+    by_name = {s.name: s for s in SPECS}
+    note = instruction_terms([by_name["delete_note"]])
+    spans = utterance_spans("Delete the note about the old car", exclude=note)
+    assert "Delete the note" not in spans and "note" not in spans
+    assert {"old car", "the old car", "Delete the note about the old car"} <= set(spans)
+    coupon = utterance_spans("存一张优惠券：麦当劳满50减10", exclude=instruction_terms([by_name["add_coupon"]]))
+    assert "优惠券" not in coupon and "麦当劳满50减10" in coupon
+    # Values listed in a description (after a colon, in brackets) stay values.
+    mode = instruction_terms([by_name["switch_mode"]])
+    assert "mode" in mode and "away" not in mode and "睡眠" not in mode
+    assert "away" in utterance_spans("Switch to away mode", exclude=mode)
+    # When every piece is the request's own words, the free rule stays.
+    specs = [by_name["delete_note"]]
+    assert copy_constrained(action_grammar(specs), "delete the note", exclude=note) == action_grammar(specs)
+
+
 def test_quotes_in_the_utterance_stay_valid_json() -> None:
     import re
 
