@@ -235,6 +235,9 @@ class App:
             # Background work must not spend the user's one failover notice.
             provider = self.provider.quiet() if isinstance(self.provider, Router) else self.provider
         report = await self.memory.heartbeat(provider)
+        if report.llm_calls:
+            # The distiller's prompts replaced the conversation a local engine had ready.
+            await self.agent.prepare_next()
         # Profiles are rebuilt from what the heartbeat just distilled.
         names = [m.name for m in await self.members.list() if m.active]
         names += [r["member"] for r in await self.db.fetchall(

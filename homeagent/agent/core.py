@@ -172,7 +172,7 @@ class Agent:
                 async for interrupt in receive:
                     await self.serve(interrupt)
                     if not receive.statistics().current_buffer_used:
-                        tg.start_soon(self._prepare_next, interrupt.member)
+                        tg.start_soon(self.prepare_next, interrupt.member)
 
     async def _intake(self, inbox: Inbox, send: anyio.abc.ObjectSendStream[Interrupt]) -> None:
         async with send, inbox.receive:
@@ -182,7 +182,7 @@ class Agent:
                     self._current_scope.cancel()
                 await send.send(interrupt)
 
-    async def _prepare_next(self, member: str) -> None:
+    async def prepare_next(self, member: str = "") -> None:
         """While idle, let a local engine evaluate what the next prompt starts with: the
         stable prefix and the history that now ends with this turn's answer. The next
         turn then pays only for its own part; a request arriving first stops it."""

@@ -72,3 +72,32 @@ async def test_old_context_is_archived_into_documents_and_recalled(make_config):
         await turn(app, "Where is the spare key?")
     prompt = system_text(provider.requests[-1])
     assert "blue flowerpot" in prompt  # the archived exchange came back as a summary
+
+
+async def test_a_heartbeat_that_used_the_model_prepares_the_next_turn_again(make_config):
+    import json
+    from dataclasses import dataclass, field
+
+    import anyio
+
+    facts = json.dumps({"facts": [{"record": 1, "subject": "user", "relation": "likes", "object": "tea"}]})
+
+    @dataclass
+    class LocalLike(FunctionProvider):
+        warmed: list = field(default_factory=list)
+
+        async def warm(self, messages):
+            self.warmed.append(list(messages))
+
+    provider = LocalLike(lambda request: facts, supports_tools=False)
+    async with running_app(make_config(memory={"distill_provider": "chat"}), provider=provider) as app:
+        await turn(app, "我喜欢喝茶")
+        with anyio.fail_after(10):
+            while app.agent.stats.next_turns_prepared < 1:  # noqa: ASYNC110 - polls a counter
+                await anyio.sleep(0.01)
+        before = len(provider.warmed)
+        report = await app.heartbeat()
+    assert report.llm_calls >= 1
+    assert len(provider.warmed) == before + 1
+    prepared = provider.warmed[-1]
+    assert prepared[0].role == "system" and [m.content for m in prepared[-2:]] == ["我喜欢喝茶", facts]
