@@ -23,13 +23,13 @@ from homeagent.clock import Clock
 from homeagent.llm.base import Message, Provider
 from homeagent.log import get_logger
 from homeagent.memory.context import ContextEntry, RelevanceContext
-from homeagent.memory.documents import DocumentStore, NewDocument, document_tools
+from homeagent.memory.documents import DocumentStore, NewDocument
 from homeagent.memory.graph import GraphDB
 from homeagent.memory.heartbeat import HeartbeatReport, HeartbeatSettings, run_heartbeat
 from homeagent.memory.indexer import ENTITY_NAMESPACE, GraphIndexer
 from homeagent.memory.text import estimate_tokens
 from homeagent.memory.textlog import TextMemory
-from homeagent.memory.tools import memory_tools
+from homeagent.memory.tools import document_tools, memory_tools
 from homeagent.memory.vector import VectorIndex
 from homeagent.store import Database
 from homeagent.tools.registry import ToolSpec

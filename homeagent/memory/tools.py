@@ -1,5 +1,6 @@
-"""The graph-memory tools the model can call: memory_recall, memory_commit,
-memory_introspect (seed 003's tool table)."""
+"""The memory tools the model can call: memory_recall, memory_commit,
+memory_introspect over the graph, doc_query and doc_commit over document memory
+(seed 003's tool table)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from datetime import datetime, tzinfo
 from typing import Any
 
 from homeagent.errors import ToolError
+from homeagent.memory.documents import DocumentStore
 from homeagent.memory.graph import Fact, FactInput, GraphDB
 from homeagent.memory.indexer import GraphIndexer
 from homeagent.tools.registry import Permission, ToolContext, ToolSpec
@@ -199,5 +201,92 @@ def memory_tools(graph: GraphDB, indexer: GraphIndexer) -> tuple[ToolSpec, ...]:
             },
             executor=introspect,
             permission=Permission.READ,
+        ),
+    )
+
+
+# -- document memory -----------------------------------------------------------------------
+
+_TEXT_IN_RESULT = 400  # characters of full text a doc_query result carries
+
+
+def document_tools(store: DocumentStore) -> tuple[ToolSpec, ...]:
+    """`doc_query` and `doc_commit` over `store`, for the composition root to register."""
+
+    async def doc_query(ctx: ToolContext, args: dict[str, Any]) -> list[dict[str, Any]]:
+        hits = await store.query(args["query"], int(args.get("k", 3)), now=ctx.now())
+        return [
+            {
+                "id": h.document.id,
+                "score": round(h.score, 4),
+                "summary": h.document.summary,
+                "text": h.document.text[:_TEXT_IN_RESULT]
+                + ("…" if len(h.document.text) > _TEXT_IN_RESULT else ""),
+                "created_at": h.document.created_at.isoformat(timespec="seconds"),
+                "tags": list(h.document.tags),
+                "source": h.document.source,
+            }
+            for h in hits
+        ]
+
+    async def doc_commit(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
+        doc = await store.add(
+            args["text"],
+            summary=args.get("summary", ""),
+            tags=tuple(args.get("tags", ())),
+            entities=tuple(args.get("entities", ())),
+            source=args.get("source") or f"agent:{ctx.channel}",
+        )
+        return {"id": doc.id, "summary": doc.summary, "stored": True}
+
+    strings = {"type": "array", "items": {"type": "string", "minLength": 1}, "maxItems": 20}
+    return (
+        ToolSpec(
+            name="doc_query",
+            description=(
+                "Search document memory (archived conversation, notes the agent committed) "
+                "and return the best matches with summary, text excerpt and date. Time "
+                "words in the query (last month, yesterday) narrow the search. / "
+                "检索文档记忆（归档的对话、提交过的笔记），返回最相关的文档摘要、正文片段和日期；"
+                "查询里的时间词（上个月、昨天）会限定时间范围。"
+            ),
+            parameters={
+                "type": "object",
+                "properties": {
+                    "query": {"type": "string", "minLength": 1, "description": "what to look for / 要查找的内容"},
+                    "k": {"type": "integer", "minimum": 1, "maximum": 20, "default": 3,
+                          "description": "how many documents / 返回条数"},
+                },
+                "required": ["query"],
+                "additionalProperties": False,
+            },
+            executor=doc_query,
+            permission=Permission.READ,
+            examples=('doc_query {"query": "上个月洗碗机怎么了"}',),
+        ),
+        ToolSpec(
+            name="doc_commit",
+            description=(
+                "Store a document in memory so it can be found later: a note, a summary, "
+                "a fact worth keeping in full. / 把一段文档存入记忆以便以后检索：笔记、摘要、"
+                "值得完整保留的内容。"
+            ),
+            parameters={
+                "type": "object",
+                "properties": {
+                    "text": {"type": "string", "minLength": 1, "maxLength": 20000,
+                             "description": "the full text / 全文"},
+                    "summary": {"type": "string", "maxLength": 300,
+                                "description": "one-line summary; made from the text if omitted / 一句话摘要，可省略"},
+                    "tags": strings | {"description": "tags / 标签"},
+                    "entities": strings | {"description": "people, places, things named / 涉及的实体"},
+                    "source": {"type": "string", "maxLength": 100, "description": "where it came from / 来源"},
+                },
+                "required": ["text"],
+                "additionalProperties": False,
+            },
+            executor=doc_commit,
+            permission=Permission.WRITE,
+            examples=('doc_commit {"text": "Wi-Fi 密码贴在路由器背面", "tags": ["wifi"]}',),
         ),
     )

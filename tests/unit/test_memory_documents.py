@@ -15,12 +15,12 @@ from homeagent.llm.base import ToolCall
 from homeagent.memory.documents import (
     DocumentStore,
     NewDocument,
-    document_tools,
     summarize,
     time_rerank,
 )
 from homeagent.memory.schema import MIGRATIONS as MEMORY_MIGRATIONS
 from homeagent.memory.timecues import parse_time_cue
+from homeagent.memory.tools import document_tools
 from homeagent.store import MIGRATIONS, Database
 from homeagent.tools.registry import Permission, ToolContext, ToolRegistry
 
