@@ -191,8 +191,8 @@ class Agent:
             return
         try:
             history = await self._history(member)
-            await warm([Message("system", self.prompt.stable_prefix(False)), *history])
-            self.stats.next_turns_prepared += 1
+            if await warm([Message("system", self.prompt.stable_prefix(False)), *history]) is not None:
+                self.stats.next_turns_prepared += 1
         except Exception as err:  # noqa: BLE001 - an optimisation; the next turn does the work
             log.warning("turn.prepare_next_failed", error=repr(err))
 

@@ -375,13 +375,15 @@ class Router:
                 prefix = self.stable_prefix_for(bool(route.provider.supports_tools))
             await route.provider.prime(prefix)
 
-    async def warm(self, messages: Sequence[Message]) -> None:
+    async def warm(self, messages: Sequence[Message]) -> Any:
         """Let the route that will serve the next request prepare for a prompt that
-        starts with `messages` (only local engines do; see LlamaCppProvider.warm)."""
+        starts with `messages` (only local engines do; see LlamaCppProvider.warm).
+        Returns what that engine reports, None when nothing was prepared."""
         route = self._next()
         warm = getattr(route.provider, "warm", None)
-        if warm is not None and self._usable(route):
-            await warm(messages)
+        if warm is None or not self._usable(route):
+            return None
+        return await warm(messages)
 
     async def aclose(self) -> None:
         for route in reversed(self.routes):

@@ -88,6 +88,7 @@ async def test_a_heartbeat_that_used_the_model_prepares_the_next_turn_again(make
 
         async def warm(self, messages):
             self.warmed.append(list(messages))
+            return len(messages)
 
     provider = LocalLike(lambda request: facts, supports_tools=False)
     async with running_app(make_config(memory={"distill_provider": "chat"}), provider=provider) as app:

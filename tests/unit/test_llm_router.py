@@ -402,3 +402,22 @@ async def test_background_work_through_the_quiet_view_never_spends_the_notice():
     assert router.name == "local"  # the failure counted: the cloud cools down
     # The user's next turn is the first one they see on the local engine: they are told.
     assert "unavailable" in text(await run(router, req("hello")))
+
+
+@dataclass
+class WarmEngine(FakeEngine):
+    warmed: list = field(default_factory=list)
+
+    async def warm(self, messages):
+        self.warmed.append(messages)
+        return len(messages)
+
+
+async def test_warm_goes_to_the_engine_that_serves_next_only():
+    cloud = FakeEngine("cloud", default=Step(error="timeout"))
+    local = WarmEngine("local", supports_tools=False)
+    router = make(cloud, local)
+    messages = [Message("system", "You are HomeAgent.")]
+    assert await router.warm(messages) is None and local.warmed == []  # the cloud serves next
+    await run(router, req())  # the cloud fails and cools down: the local engine is next
+    assert await router.warm(messages) == 1 and local.warmed == [messages]
