@@ -75,7 +75,9 @@ class PromptBuilder:
         if turn_context.strip():
             dynamic.append(f"## Context for this turn\n{turn_context.strip()}")
         if not native_tools and len(self._registry):
-            dynamic.append(render_offered(list(self._registry) if offered is None else offered))
+            actions = render_offered(list(self._registry) if offered is None else offered)
+            if actions:
+                dynamic.append(actions)
         messages = (
             Message("system", stable),
             *history,

@@ -306,9 +306,10 @@ def render_protocol(specs: Iterable[ToolSpec]) -> str:
 
 
 def render_offered(selected: Sequence[ToolSpec], *, examples: bool = True) -> str:
-    """The per-message part: the actions offered for this utterance (after the cached prefix)."""
+    """The per-message part: the actions offered for this utterance (after the cached
+    prefix); empty when none are, so there is nothing for a small model to repeat."""
     if not selected:
-        return "## Actions for this message\n(none: answer in words)"
+        return ""
     return "## Actions for this message\n" + render_action_catalog(selected, examples=examples)
 
 

@@ -166,6 +166,16 @@ async def test_a_real_answer_after_actions_is_kept_as_it_is(make_config):
     assert text_of(events) == "好的，现在是早上。"
 
 
+async def test_small_talk_gets_no_actions_section(make_config):
+    provider = ScriptedProvider(["Once upon a time…"], supports_tools=False, supports_grammar=True)
+    async with running_app(make_config(), provider=provider) as app:
+        await turn(app, "Tell me a short story about a cat.")
+    request = provider.requests[0]
+    per_turn = request.messages[-2].content
+    assert per_turn.startswith("Current date and time:") and "## Actions" not in per_turn
+    assert request.grammar is None
+
+
 @pytest.mark.parametrize(("grammar", "offered"), [(True, 1), (False, 3)])
 async def test_a_local_engine_is_offered_top_k_local_actions(make_config, grammar, offered):
     provider = ScriptedProvider(["好的。"], supports_tools=False, supports_grammar=grammar)
