@@ -50,7 +50,7 @@ from homeagent.tools.action_protocol import (  # noqa: E402
     render_protocol,
 )
 from homeagent.tools.builtin import builtin_tools  # noqa: E402
-from homeagent.tools.selection import ActionSelector  # noqa: E402
+from homeagent.tools.selection import ActionSelector, Ranking  # noqa: E402
 
 NOW = datetime(2026, 3, 4, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))  # a Wednesday
 WEEKDAYS_ZH = "一二三四五六日"
@@ -184,22 +184,24 @@ def main() -> int:
     specs = (*builtin_tools(), *action_specs(db=None, clock=None))
     selector = ActionSelector(specs)
     chat = [json.loads(line) for line in args.chat.read_text(encoding="utf-8").splitlines() if line.strip()]
-    def forced_share(items: list[dict[str, Any]]) -> float:
-        rankings = [selector.rank(r["text"]) for r in items]
-        return sum(not r.chat and r.top >= args.force_threshold for r in rankings) / max(1, len(items))
+    row_rankings = [selector.rank(r["text"]) for r in rows]
+    chat_rankings = [selector.rank(r["text"]) for r in chat]
 
-    def chat_share(items: list[dict[str, Any]]) -> float:
-        return sum(selector.rank(r["text"]).chat for r in items) / max(1, len(items))
+    def forced_share(rankings: list[Ranking]) -> float:
+        return sum(not r.chat and r.top >= args.force_threshold for r in rankings) / max(1, len(rankings))
+
+    def chat_share(rankings: list[Ranking]) -> float:
+        return sum(r.chat for r in rankings) / max(1, len(rankings))
 
     forced = {
-        "actions": forced_share(rows),
-        "chat": forced_share(chat),
+        "actions": forced_share(row_rankings),
+        "chat": forced_share(chat_rankings),
         "n_chat": len(chat),
-        "chat_as_chat": chat_share(chat),
-        "actions_as_chat": chat_share(rows),
+        "chat_as_chat": chat_share(chat_rankings),
+        "actions_as_chat": chat_share(row_rankings),
     }
     if args.selector_only:
-        report_selector(selector, rows, forced, args.force_threshold)
+        report_selector(rows, row_rankings, forced, args.force_threshold)
         return 0
     personality = args.personality.read_text(encoding="utf-8").strip()
     stable = personality + "\n\n" + render_protocol(specs)
@@ -249,9 +251,9 @@ def main() -> int:
     return 0
 
 
-def report_selector(selector: ActionSelector, rows: list[dict[str, Any]], forced: dict[str, Any],
+def report_selector(rows: list[dict[str, Any]], rankings: list[Ranking], forced: dict[str, Any],
                     threshold: float) -> None:
-    ranked = [[spec.name for spec, _ in selector.rank(r["text"]).scored] for r in rows]
+    ranked = [[spec.name for spec, _ in ranking.scored] for ranking in rankings]
     recall = {k: sum(r["action"] in names[:k] for r, names in zip(rows, ranked, strict=True)) for k in (1, 3, 5, 8)}
     print(f"selector on {len(rows)} action utterances: " + ", ".join(
         f"recall@{k} {100 * n / max(1, len(rows)):.1f}%" for k, n in recall.items()))
@@ -259,7 +261,7 @@ def report_selector(selector: ActionSelector, rows: list[dict[str, Any]], forced
           f"{100 * forced['actions_as_chat']:.1f}% of the {len(rows)} action utterances are offered no actions")
     print(f"force threshold {threshold}: forced action grammar for {100 * forced['actions']:.1f}% of the action "
           f"utterances and {100 * forced['chat']:.1f}% of the small-talk ones")
-    missed = [r["text"] for r in rows if selector.rank(r["text"]).chat]
+    missed = [r["text"] for r, ranking in zip(rows, rankings, strict=True) if ranking.chat]
     if missed:
         print("action utterances taken for small talk: " + "; ".join(missed))
 

@@ -662,15 +662,21 @@ def report(results: dict, args) -> None:
                 f"{fmt(t1):>8} {fmt(med(runs, mode, 'gen_tps')):>9} {fmt(med(runs, mode, 'tokens'), 0):>6} "
                 f"{fmt(t2):>10} {fmt(t2 / t1 if t1 and t2 else None, 2):>5} {fmt(med(runs, 'pp_tps'), 0):>8}"
             )
-    for key, runs in results["homeagent"].items():
+
+    def http_row(label: str, key: str, runs: list) -> float | None:
+        """One HTTP path's row; returns its turn-2 TTFT."""
         t1 = med(runs, "turn1", "ttft_ms")
         t2 = med(runs, "turn2", "ttft_ms")
         prompt = med(runs, "turn1", "usage", "prompt_tokens")
         print(
-            f"{'(b) homeagent /v1/chat/completions':<40} {key[1:]:>3} {fmt(prompt, 0):>6} {fmt(t1):>8} "
+            f"{label:<40} {key[1:]:>3} {fmt(prompt, 0):>6} {fmt(t1):>8} "
             f"{fmt(med(runs, 'turn1', 'gen_tps')):>9} {fmt(med(runs, 'turn1', 'tokens'), 0):>6} "
             f"{fmt(t2):>10} {fmt(t2 / t1 if t1 and t2 else None, 2):>5} {'-':>8}"
         )
+        return t2
+
+    for key, runs in results["homeagent"].items():
+        t2 = http_row("(b) homeagent /v1/chat/completions", key, runs)
         cold = next((med(res["runs"], "turn1", "ttft_ms") for k, res in results["inprocess"].items()
                      if k.endswith("/" + key)), None)
         waits = [w for r in runs for w in r.get("prepared_s", []) if w is not None]
@@ -684,14 +690,7 @@ def report(results: dict, args) -> None:
             f"{fmt(ar / t2 if ar and t2 else None, 2)})"
         )
     for key, runs in results["server"].items():
-        t1 = med(runs, "turn1", "ttft_ms")
-        t2 = med(runs, "turn2", "ttft_ms")
-        prompt = med(runs, "turn1", "usage", "prompt_tokens")
-        print(
-            f"{'(c) llama_cpp.server':<40} {key[1:]:>3} {fmt(prompt, 0):>6} {fmt(t1):>8} "
-            f"{fmt(med(runs, 'turn1', 'gen_tps')):>9} {fmt(med(runs, 'turn1', 'tokens'), 0):>6} "
-            f"{fmt(t2):>10} {fmt(t2 / t1 if t1 and t2 else None, 2):>5} {'-':>8}"
-        )
+        http_row("(c) llama_cpp.server", key, runs)
     for key, res in results["inprocess"].items():
         print(f"build {key.split('/')[0]}: {res['system_info']}")
     texts = {
