@@ -296,11 +296,7 @@ class LlamaCppProvider:
             tokens = self._tokenize(prompt)
             if len(tokens) > self._n_ctx - 64:
                 return None  # the next turn must drop history anyway; nothing to prepare
-            cached = 0
-            for a, b in zip(llm._input_ids.tolist(), tokens, strict=False):
-                if a != b:
-                    break
-                cached += 1
+            cached = llm.longest_token_prefix(llm._input_ids.tolist(), tokens)
             if cached < len(tokens):
                 llm.n_tokens = cached  # eval() drops the KV cells from here on
                 for i in range(cached, len(tokens), _WARM_BATCH):
@@ -434,11 +430,7 @@ class LlamaCppProvider:
                         kind="context_overflow",
                     ))
                     return
-                cached = 0
-                for a, b in zip(llm._input_ids.tolist(), tokens, strict=False):
-                    if a != b:
-                        break
-                    cached += 1
+                cached = llm.longest_token_prefix(llm._input_ids.tolist(), tokens)
                 finish = "stop"
                 for chunk in llm.create_completion(
                     tokens,

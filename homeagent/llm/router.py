@@ -122,7 +122,7 @@ class Router:
 
     @property
     def supports_grammar(self) -> bool:
-        return bool(getattr(self._next().provider, "supports_grammar", False))
+        return bool(self._next().provider.supports_grammar)
 
     def _now(self) -> float:
         return self._clock.now().timestamp()
@@ -298,7 +298,7 @@ class Router:
         """One provider's attempt at the request; failures end up in `outcome.error`."""
         provider = route.provider
         req = self._continuation(request, partial) if partial else request
-        if req.grammar and not getattr(provider, "supports_grammar", False):
+        if req.grammar and not provider.supports_grammar:
             req = replace(req, grammar=None)  # failed over to an engine without grammars
         bridged = is_native(req) and not provider.supports_tools
         if bridged:

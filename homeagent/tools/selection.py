@@ -163,9 +163,6 @@ class ActionSelector:
             small_talk = float(sims[n:].max()) if len(sims) > n else 0.0
             return Ranking([(self._specs[i], float(sims[i])) for i in ranked], small_talk)
 
-    def scores(self, utterance: str) -> list[tuple[ToolSpec, float]]:
-        return self.rank(utterance).scored
-
     def select_sync(self, utterance: str, k: int = DEFAULT_TOP_K) -> list[ToolSpec]:
         """The top k actions for the utterance; none when it is small talk."""
         ranking = self.rank(utterance)
