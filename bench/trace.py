@@ -90,7 +90,7 @@ async def measure_replay(events: int) -> dict[str, float]:
                 for i in range(events - 1):
                     hub.note(run_id, "tool_result", {"call_id": f"c{i}", "name": "current_time", "ok": True,
                                                      "content": f"result {i} 结果", "duration_ms": 0.1})
-                from homeagent.agent.events import TurnDone
+                from homeagent.io.events import TurnDone
 
                 hub.event(run_id, TurnDone(run_id, "done", "stop", 1, 1, "scripted"))
                 await hub.flush()

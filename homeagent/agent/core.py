@@ -26,7 +26,7 @@ import structlog
 
 from homeagent.actions.numbers import numbers_in
 from homeagent.agent.conversation import Conversation
-from homeagent.agent.events import (
+from homeagent.io.events import (
     AgentEvent,
     AnswerDelta,
     PermissionRequested,

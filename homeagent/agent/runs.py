@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 import anyio
 
-from homeagent.agent.events import AgentEvent, AnswerDelta, TurnDone, TurnFailed, event_to_dict
+from homeagent.io.events import AgentEvent, AnswerDelta, TurnDone, TurnFailed, event_to_dict
 from homeagent.log import get_logger, redact
 from homeagent.store import Database
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from aiohttp import web
 
-from homeagent.agent.events import TurnDone, TurnFailed, event_to_dict
+from homeagent.io.events import TurnDone, TurnFailed, event_to_dict
 from homeagent.api.auth import member_of
 from homeagent.api.keys import APP
 from homeagent.api.middleware import read_json

@@ -15,7 +15,7 @@ from typing import Any
 
 from aiohttp import web
 
-from homeagent.agent.events import AnswerDelta, TurnDone, TurnFailed, TurnNotice
+from homeagent.io.events import AnswerDelta, TurnDone, TurnFailed, TurnNotice
 from homeagent.api.auth import member_of
 from homeagent.api.keys import APP
 from homeagent.errors import NotFoundError, RequestError

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 import anyio
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
-from homeagent.agent.events import AgentEvent
+from homeagent.io.channel import STREAM_ONLY, Capabilities
+from homeagent.io.events import AgentEvent
 
 
 def new_turn_id() -> str:
@@ -71,6 +72,8 @@ class Interrupt:
     # A newer interrupt from a channel that asks for it cancels the turn in progress.
     cancel_running: bool = False
     created_at: float = field(default_factory=time.time)
+    # What the asking channel can do (stream, confirm, receive unasked messages).
+    capabilities: Capabilities = STREAM_ONLY
 
 
 class Inbox:
@@ -100,6 +103,7 @@ async def ask(
     cancel_running: bool = False,
     member: str = "",
     turn_id: str | None = None,
+    capabilities: Capabilities = STREAM_ONLY,
 ) -> Interrupt:
     """Submit a new interrupt; read its answer from `interrupt.reply.events`."""
     interrupt = Interrupt(
@@ -110,6 +114,7 @@ async def ask(
         context=context,
         cancel_running=cancel_running,
         member=member,
+        capabilities=capabilities,
         **({"turn_id": turn_id} if turn_id else {}),
     )
     await inbox.submit(interrupt)

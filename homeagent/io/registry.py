@@ -1,7 +1,9 @@
 """Channels and the devices behind them.
 
-A channel (console, HTTP, voice) is an adapter that turns its input into interrupts.
-Devices register under a channel the first time they speak, so the household's list of
+A channel (console, HTTP, voice) is an adapter that turns its input into interrupts
+(see `homeagent.io.channel`). Channels register here when the daemon starts, so the
+agent's own messages (reminders, notices) find the channels that can receive them;
+devices register under a channel the first time they speak, so the household's list of
 devices (`GET /api/devices`, the `list_channels` action) comes from here.
 """
 
@@ -9,18 +11,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Protocol
+from collections.abc import Callable
 
-from homeagent.io.interrupt import Inbox
+from homeagent.io.channel import Channel
 from homeagent.store import Database
-
-
-class Channel(Protocol):
-    name: str
-
-    async def run(self, inbox: Inbox) -> None:
-        """Feed interrupts into the inbox until cancelled."""
-        ...
 
 
 @dataclass(frozen=True)
@@ -36,6 +30,26 @@ class DeviceRegistry:
     def __init__(self, db: Database):
         self._db = db
         self._seen: dict[str, float] = {}
+        self._channels: dict[str, Channel] = {}
+
+    def register_channel(self, channel: Channel) -> Callable[[], None]:
+        """Make a channel known; returns the callable that unregisters it."""
+        if channel.name in self._channels:
+            raise ValueError(f"channel {channel.name!r} is already registered")
+        self._channels[channel.name] = channel
+
+        def unregister() -> None:
+            if self._channels.get(channel.name) is channel:
+                del self._channels[channel.name]
+
+        return unregister
+
+    def channel(self, name: str) -> Channel | None:
+        return self._channels.get(name)
+
+    def channels(self) -> list[Channel]:
+        """The registered channels, in registration order."""
+        return list(self._channels.values())
 
     async def touch(self, channel: str, device_id: str, name: str = "") -> None:
         """Record that a device spoke; cheap to call on every request."""

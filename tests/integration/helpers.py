@@ -7,7 +7,7 @@ from typing import Any
 
 import anyio
 
-from homeagent.agent.events import AgentEvent
+from homeagent.io.events import AgentEvent
 from homeagent.app import App
 from homeagent.io import ask
 
