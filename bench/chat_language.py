@@ -78,15 +78,21 @@ def main() -> int:
             config = load_config(ROOT / "config/homeagent.yaml", env={**os.environ, "HOMEAGENT_DATA_DIR": tmp})
             async with App(config, provider=FunctionProvider(lambda r: "", supports_tools=False)) as app:
                 built = []
+                stable = ""
                 for row in rows:
                     interrupt = SimpleNamespace(text=row["text"], member="")  # what context sources read
-                    offered, _ = await app.agent._offer(row["text"])
                     prompt = app.prompt.build(
-                        user_text=row["text"], history=[], now=app.clock.now(), native_tools=False,
-                        memory_sections=await app.agent._gather_context(interrupt), offered=offered,
+                        user_text=row["text"], history=[], now=app.clock.now(),
+                        memory_sections=await app.agent._gather_context(interrupt),
                     )
-                    built.append(prompt.messages)
-                return built, app.prompt.stable_prefix(False)
+                    # The prompt as the local engine is sent it, through the tool dialect.
+                    sent = await app.provider.translate(ChatRequest(
+                        messages=prompt.messages, tools=app.tools.definitions(),
+                        stable_prefix_chars=prompt.stable_prefix_chars,
+                    ))
+                    built.append(sent.messages)
+                    stable = sent.messages[0].content[: sent.stable_prefix_chars]
+                return built, stable
 
     prompts, stable = anyio.run(build_all)
     model = bundled_model_path()

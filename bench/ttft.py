@@ -320,7 +320,9 @@ def build_prompts(personality_file: Path, model_path: Path, n_ctx: int, config_f
                         async for _ in interrupt.reply.events:
                             pass
                     tg.cancel_scope.cancel()
-                return app.prompt.stable_prefix(False)
+                # The system message's stable head as the engine is sent it (the dialect's).
+                first = capture.requests[0]
+                return first.messages[0].content[: first.stable_prefix_chars]
 
     stable = asyncio.run(capture_turns())
 

@@ -30,8 +30,7 @@ from homeagent.errors import ConfigError, StartupError
 from homeagent.io import DeviceRegistry, Inbox
 from homeagent.knowledge import KnowledgeBase, KnowledgeWatcher, knowledge_tools
 from homeagent.llm.base import Provider
-from homeagent.llm.factory import build_provider
-from homeagent.llm.router import Router
+from homeagent.llm.factory import build_provider, native
 from homeagent.llm.usage import UsageMeter
 from homeagent.log import get_logger
 from homeagent.members import MemberStore
@@ -49,7 +48,6 @@ from homeagent.tools.permissions import (
     PermissionPolicy,
 )
 from homeagent.tools.registry import ToolRegistry, ToolSpec
-from homeagent.tools.selection import ActionSelector
 
 log = get_logger("homeagent.app")
 
@@ -113,9 +111,10 @@ class App:
         self.db = await self._stack.enter_async_context(Database(data_dir / "homeagent.db", all_migrations()))
 
         self.meter = UsageMeter(self.db, self.clock)
-        self.provider = self._provider_override or build_provider(
-            cfg, meter=self.meter, clock=self.clock, notices="event"
-        )
+        if self._provider_override is not None:
+            self.provider = native(self._provider_override, cfg)
+        else:
+            self.provider = build_provider(cfg, meter=self.meter, clock=self.clock, notices="event")
         await self.provider.start()
         self._stack.push_async_callback(self.provider.aclose)
 
@@ -160,15 +159,9 @@ class App:
         for spec in knowledge_tools(self.knowledge):
             self.tools.register(spec)
 
-        self.prompt = PromptBuilder(self.personality, self.tools)
-        if isinstance(self.provider, Router):
-            # Each engine of the chain is primed for the protocol it will be sent.
-            self.provider.stable_prefix_for = self.prompt.stable_prefix
-        selector = ActionSelector(self.tools)
-        async with anyio.create_task_group() as tg:
-            # Both off the loop and at once: the first turn pays for neither.
-            tg.start_soon(self.provider.prime, self.prompt.stable_prefix(self.provider.supports_tools))
-            tg.start_soon(selector.prepare)
+        self.prompt = PromptBuilder(self.personality)
+        # The first turn pays neither for the stable prefix nor for the tool index.
+        await self.provider.prime(self.prompt.stable_prefix(), self.tools.definitions())
 
         self.members = MemberStore(self.db)
         await self.members.load()
@@ -196,12 +189,6 @@ class App:
             gate=self.permissions,
             broker=self.broker,
             audit=self.audit,
-            console_confirmer=self._console_confirmer,
-            selector=selector,
-            offer_k=cfg.actions.top_k,
-            offer_k_local=cfg.actions.top_k_local,
-            results_answer_local=cfg.actions.results_answer_local,
-            force_threshold=cfg.actions.force_threshold if cfg.actions.grammar else 0.0,
         )
         self.forgetters.append(self.memory.forget_message)
         log.info(
@@ -233,7 +220,7 @@ class App:
         provider: Provider | None = None
         if self.config.memory.distill_provider == "chat":
             # Background work must not spend the user's one failover notice.
-            provider = self.provider.quiet() if isinstance(self.provider, Router) else self.provider
+            provider = self.provider.quiet()
         report = await self.memory.heartbeat(provider)
         if report.llm_calls:
             # The distiller's prompts replaced the conversation a local engine had ready.
@@ -250,14 +237,13 @@ class App:
         """Periodic checks: probe cloud providers whose cooldown is over."""
         while True:
             await anyio.sleep(self.config.daemon.check_interval)
-            if isinstance(self.provider, Router):
-                try:
-                    recovered = await self.provider.probe_due()
-                except Exception as err:  # noqa: BLE001 - a failed probe is retried next time
-                    log.warning("llm.probe.failed", error=repr(err))
-                else:
-                    if recovered:
-                        log.info("llm.providers.recovered", providers=recovered)
+            try:
+                recovered = await self.provider.recover()
+            except Exception as err:  # noqa: BLE001 - a failed probe is retried next time
+                log.warning("llm.probe.failed", error=repr(err))
+            else:
+                if recovered:
+                    log.info("llm.providers.recovered", providers=recovered)
 
     async def _knowledge_section(self, text: str, member: str) -> tuple[str, str]:
         budget = self.config.knowledge.prompt_budget_tokens

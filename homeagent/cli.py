@@ -178,9 +178,9 @@ async def _stdin_lines() -> Any:
 
 
 async def _chat_local(config: Config, texts: Sequence[str] | None) -> int:
-    from homeagent.io.events import AnswerDelta, TurnDone, TurnFailed
     from homeagent.app import App
     from homeagent.io import ask
+    from homeagent.io.events import AnswerDelta, TurnDone, TurnFailed
     from homeagent.tools.permissions import ConsoleConfirmer
 
     code = 0

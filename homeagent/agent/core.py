@@ -1,11 +1,15 @@
 """The agent core: consumes the inbox and runs one turn at a time.
 
 A turn: build the prompt (stable prefix first), run the tool loop against the provider,
-stream visible text to the asker's reply handle, then persist the exchange. Tool calls
-arrive natively or as `[ACTION]` blocks, depending on the provider's `supports_tools`
-flag; the calls of one round run concurrently, each under its own timeout, and results
-are fed back in call order. After `max_tool_rounds` rounds the model is asked for a
-final answer without tools.
+stream visible text to the asker's reply handle, then persist the exchange. The agent
+speaks one tool dialect, native tool calls: it offers the registry's tools with a
+`tool_choice` and reads calls back (a model that cannot call functions is translated
+below, in the llm layer). The calls of one round run concurrently, each under its own
+timeout, and results are fed back in call order. After `max_tool_rounds` rounds the
+model is asked for a final answer with `tool_choice="none"`.
+
+Whether a permission can be asked for during the turn is the asking channel's
+capability (`interrupt.capabilities.confirms`), never its name.
 
 A turn can be cancelled by its asker (the reply handle's cancel request) or by a newer
 interrupt from a channel that asks for it; cancellation stops generation and writes no
@@ -24,8 +28,12 @@ from typing import Any
 import anyio
 import structlog
 
-from homeagent.actions.numbers import numbers_in
 from homeagent.agent.conversation import Conversation
+from homeagent.agent.prompt import PromptBuilder
+from homeagent.agent.runs import RunHub
+from homeagent.clock import Clock
+from homeagent.config import AgentConfig
+from homeagent.errors import ProviderError
 from homeagent.io.events import (
     AgentEvent,
     AnswerDelta,
@@ -37,11 +45,6 @@ from homeagent.io.events import (
     TurnNotice,
     TurnStarted,
 )
-from homeagent.agent.prompt import PromptBuilder
-from homeagent.agent.runs import RunHub
-from homeagent.clock import Clock
-from homeagent.config import AgentConfig
-from homeagent.errors import ProviderError
 from homeagent.io.interrupt import Inbox, Interrupt
 from homeagent.llm.base import (
     ChatRequest,
@@ -55,14 +58,6 @@ from homeagent.llm.base import (
     Usage,
 )
 from homeagent.log import get_logger
-from homeagent.tools.action_protocol import (
-    ActionStreamFilter,
-    action_grammar,
-    copy_constrained,
-    extract_actions,
-    instruction_terms,
-    render_results,
-)
 from homeagent.tools.audit import AuditLog
 from homeagent.tools.permissions import (
     Answer,
@@ -73,20 +68,15 @@ from homeagent.tools.permissions import (
     execute_guarded,
 )
 from homeagent.tools.registry import ToolContext, ToolRegistry, ToolResult
-from homeagent.tools.selection import ActionSelector
 
 log = get_logger("homeagent.agent")
 
 # A source of one prompt section for a turn: (user text, member) → (title, body) or None.
 ContextSource = Callable[[str, str], Awaitable[tuple[str, str] | None]]
 
-# An action is offered when it scores at least this, and at least this share of the best.
-OFFER_MIN_SCORE = 0.06
-OFFER_RELATIVE = 0.3
-
 FINAL_ANSWER_NOTE = (
     "You have used every tool round this turn. Answer the user now in plain words, "
-    "without calling any tool or writing any [ACTION] block."
+    "without calling any tool."
 )
 
 
@@ -129,12 +119,6 @@ class Agent:
         gate: PermissionGate | None = None,
         broker: PermissionBroker | None = None,
         audit: AuditLog | None = None,
-        console_confirmer: Confirmer | None = None,
-        selector: ActionSelector | None = None,
-        offer_k: int = 8,
-        offer_k_local: int | None = None,
-        results_answer_local: bool = False,
-        force_threshold: float = 0.0,
     ):
         self.provider = provider
         self.registry = registry
@@ -152,12 +136,6 @@ class Agent:
         self.gate = gate
         self.broker = broker
         self.audit = audit
-        self.console_confirmer = console_confirmer
-        self.selector = selector
-        self.offer_k = offer_k
-        self.offer_k_local = offer_k if offer_k_local is None else offer_k_local
-        self.results_answer_local = results_answer_local
-        self.force_threshold = force_threshold
         self.stats = AgentStats()
         self._current_scope: anyio.CancelScope | None = None
 
@@ -186,12 +164,10 @@ class Agent:
         """While idle, let a local engine evaluate what the next prompt starts with: the
         stable prefix and the history that now ends with this turn's answer. The next
         turn then pays only for its own part; a request arriving first stops it."""
-        warm = getattr(self.provider, "warm", None)
-        if warm is None or self.provider.supports_tools:
-            return
         try:
             history = await self._history(member)
-            if await warm([Message("system", self.prompt.stable_prefix(False)), *history]) is not None:
+            messages = [Message("system", self.prompt.stable_prefix()), *history]
+            if await self.provider.warm(messages, self.registry.definitions()) is not None:
                 self.stats.next_turns_prepared += 1
         except Exception as err:  # noqa: BLE001 - an optimisation; the next turn does the work
             log.warning("turn.prepare_next_failed", error=repr(err))
@@ -273,36 +249,18 @@ class Agent:
             self.runs.event(interrupt.turn_id, event)
         return await interrupt.reply.emit(event)
 
-    async def _offer(self, text: str) -> tuple[list[Any], float]:
-        """The actions offered to a model without native tools for this message: the top
-        `offer_k` by relevance (`offer_k_local` for a local engine, which chooses worse
-        than the selector), less those far weaker than the best; none for small talk.
-        Every offered action costs the local engine tens of prompt tokens on every turn,
-        and an action in sight invites a small model to call it."""
-        ranking = await anyio.to_thread.run_sync(self.selector.rank, text)  # type: ignore[union-attr]
-        if ranking.chat:
-            return [], 0.0
-        k = self.offer_k_local if self.provider.supports_grammar else self.offer_k
-        scored = ranking.scored[:k]
-        if not scored:
-            return [], 0.0
-        floor = max(OFFER_MIN_SCORE, OFFER_RELATIVE * scored[0][1])
-        return [spec for spec, score in scored if score >= floor], scored[0][1]
-
     def _confirmer_for(self, interrupt: Interrupt) -> Confirmer | None:
-        """How a "confirm" permission is asked on this turn's channel, if it can be."""
-        if interrupt.channel in ("console", "cli") and self.console_confirmer is not None:
-            return self.console_confirmer
-        if self.broker is None or interrupt.channel == "openai":
-            return None  # an OpenAI client has no way to answer a permission request
+        """How a "confirm" permission is asked on this turn's channel, if it can be: the
+        request goes out as an event and the channel brings the answer to the broker."""
+        if self.broker is None or not interrupt.capabilities.confirms:
+            return None  # the asker has no way to answer: a confirm-class tool is refused
 
         async def notify(request: PermissionRequest) -> None:
             if self.runs is not None:
                 self.runs.set_status(interrupt.turn_id, "waiting_permission")
             await self._emit(interrupt, PermissionRequested(
                 request.request_id, request.tool, request.permission, dict(request.arguments),
-                f"/api/agent/runs/{interrupt.turn_id}/permissions/{request.request_id}",
-            ))  # fmt: skip
+            ))
 
         inner = self.broker.confirmer_for(interrupt.turn_id, notify)
         runs = self.runs
@@ -351,30 +309,16 @@ class Agent:
 
     async def _turn(self, interrupt: Interrupt, state: _TurnState) -> TurnDone | TurnFailed:
         await self._emit(interrupt, TurnStarted(interrupt.turn_id))
-        native = self.provider.supports_tools
         history = await self._history(interrupt.member)
-        offered = None
-        grammar = None
-        if not native and self.selector is not None:
-            offered, top = await self._offer(interrupt.text)
-            if self.provider.supports_grammar and self.force_threshold and offered and top >= self.force_threshold:
-                # The message clearly asks for an action: the local engine's first reply
-                # must be a well-formed block for one of the offered actions, with values
-                # taken from the user's own words.
-                grammar = copy_constrained(
-                    action_grammar(offered, mode="action"), interrupt.text, numbers_in(interrupt.text),
-                    exclude=instruction_terms(offered),
-                )
         built = self.prompt.build(
             user_text=interrupt.text,
             history=history,
             now=self.clock.now(),
-            native_tools=native,
             memory_sections=await self._gather_context(interrupt),
             turn_context=interrupt.context,
-            offered=offered,
         )
         messages = list(built.messages)
+        tools = self.registry.definitions()
         ctx = ToolContext(
             turn_id=interrupt.turn_id,
             channel=interrupt.channel,
@@ -385,22 +329,21 @@ class Agent:
         max_rounds = self.config.max_tool_rounds
         ran: list[ToolResult] = []
         shown = ""
-        results_are_answer = False
         for round_no in range(max_rounds + 1):
             last_round = round_no == max_rounds
             if last_round:
                 messages.append(Message("user", FINAL_ANSWER_NOTE))
             request = ChatRequest(
                 messages=tuple(messages),
-                tools=self.registry.definitions() if native and not last_round else (),
+                tools=tools,
+                tool_choice="none" if last_round else "auto",
                 temperature=self.temperature,
                 max_tokens=self.max_tokens,
                 stable_prefix_chars=built.stable_prefix_chars,
-                grammar=grammar if round_no == 0 else None,
             )
             before = len(state.answer)
             try:
-                raw_text, calls = await self._generate(request, native, interrupt, state, round_no)
+                text, calls = await self._generate(request, interrupt, state, round_no)
             except ProviderError as err:
                 log.warning("turn.provider_failed", error=str(err), kind=err.kind)
                 return TurnFailed(interrupt.turn_id, str(err), err.kind)
@@ -412,21 +355,14 @@ class Agent:
                 break
             results = await self._run_tools(calls, ctx, interrupt)
             ran += results
-            if self.results_answer_local and self.provider.supports_grammar:
-                results_are_answer = True  # a small local model garbles them; see below
-                break
-            if native:
-                messages.append(Message("assistant", raw_text, tool_calls=tuple(calls)))
-                messages += [
-                    Message("tool", r.content, tool_call_id=r.call_id, name=r.name) for r in results
-                ]
-            else:
-                messages.append(Message("assistant", raw_text))
-                messages.append(Message("user", render_results(f"- {r.name}: {r.content}" for r in results)))
-        if ran and (results_are_answer or not shown.strip()):
-            # The actions' own words are the answer: on a local engine set to it, or when
-            # the model's last reply said nothing the user can see (a small model may only
-            # echo the results message).
+            messages.append(Message("assistant", text, tool_calls=tuple(calls)))
+            messages += [
+                Message("tool", r.content, tool_call_id=r.call_id, name=r.name, error=not r.ok)
+                for r in results
+            ]
+        if ran and not shown.strip():
+            # The model's last reply said nothing the user can see: the actions' own
+            # words are the answer.
             text = _results_answer(ran)
             await self._show(interrupt, state, ("\n" + text) if "".join(state.answer).strip() else text)
         done = self._done(interrupt, state)
@@ -455,10 +391,9 @@ class Agent:
                 interrupt.reply.cancel()  # the asker is gone: stop spending compute
 
     async def _generate(
-        self, request: ChatRequest, native: bool, interrupt: Interrupt, state: _TurnState, round_no: int
+        self, request: ChatRequest, interrupt: Interrupt, state: _TurnState, round_no: int
     ) -> tuple[str, list[ToolCall]]:
-        """Stream one model call; returns the raw text and the tool calls it asked for."""
-        action_filter = None if native else ActionStreamFilter()
+        """Stream one model call; returns its text and the tool calls it asked for."""
         raw: list[str] = []
         calls: list[ToolCall] = []
         started = time.monotonic()
@@ -473,7 +408,7 @@ class Agent:
                 async for event in events:
                     if isinstance(event, TextDelta):
                         raw.append(event.text)
-                        await show(action_filter.feed(event.text) if action_filter else event.text)
+                        await show(event.text)
                     elif isinstance(event, ToolCallEvent):
                         calls.append(event.call)
                     elif isinstance(event, Usage):
@@ -497,14 +432,7 @@ class Agent:
                     "cached_tokens": usage.cached_tokens, "tools_offered": len(request.tools),
                     "tool_calls": len(calls), "finish": finish,
                 })
-        text = "".join(raw)
-        if action_filter is not None:
-            await show(action_filter.finish())
-            parsed = extract_actions(text)
-            for problem in parsed.errors:
-                log.info("tool.action.unparsable", problem=problem)
-            calls.extend(parsed.calls)
-        return text, calls
+        return "".join(raw), calls
 
     async def _run_tools(
         self, calls: list[ToolCall], ctx: ToolContext, interrupt: Interrupt

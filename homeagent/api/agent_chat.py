@@ -12,14 +12,16 @@ from typing import Any
 
 from aiohttp import web
 
-from homeagent.io.events import TurnDone, TurnFailed, event_to_dict
 from homeagent.api.auth import member_of
 from homeagent.api.keys import APP
 from homeagent.api.middleware import read_json
 from homeagent.errors import RequestError
-from homeagent.io import ask
+from homeagent.io import Capabilities, ask
+from homeagent.io.events import TurnDone, TurnFailed, event_to_dict
 
 MAX_MESSAGE_CHARS = 32_000
+# /api/chat and runs stream, and their clients answer permission requests over HTTP.
+HTTP_AGENT = Capabilities(streams=True, confirms=True)
 
 
 def _field(body: dict[str, Any], name: str, default: Any, kind: type) -> Any:
@@ -29,7 +31,10 @@ def _field(body: dict[str, Any], name: str, default: Any, kind: type) -> Any:
     return value
 
 
-def sse_frame(event: str, data: dict[str, Any], event_id: int | None = None) -> bytes:
+def sse_frame(event: str, data: dict[str, Any], event_id: int | None = None, *, run_id: str = "") -> bytes:
+    if event == "permission_request" and run_id and not data.get("answer_url"):
+        # Where an HTTP client answers: the agent's event names no route.
+        data = {**data, "answer_url": f"/api/agent/runs/{run_id}/permissions/{data['request_id']}"}
     head = f"id: {event_id}\n" if event_id is not None else ""
     return f"{head}event: {event}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
 
@@ -50,7 +55,7 @@ async def agent_chat(request: web.Request) -> web.StreamResponse:
     member = member_of(request, _field(body, "member", "", str))
     interrupt = await ask(
         app.inbox, message, channel=channel, device_id=device, context=context,
-        cancel_running=cancel_running, member=member,
+        cancel_running=cancel_running, member=member, capabilities=HTTP_AGENT,
     )
     response = web.StreamResponse(
         headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -60,7 +65,7 @@ async def agent_chat(request: web.Request) -> web.StreamResponse:
         await response.prepare(request)
         async with interrupt.reply.events as events:
             async for event in events:
-                await response.write(sse_frame(event.type, event_to_dict(event)))
+                await response.write(sse_frame(event.type, event_to_dict(event), run_id=interrupt.turn_id))
                 if isinstance(event, TurnDone | TurnFailed):
                     finished = True
         await response.write_eof()

@@ -15,11 +15,11 @@ from typing import Any
 
 from aiohttp import web
 
-from homeagent.io.events import AnswerDelta, TurnDone, TurnFailed, TurnNotice
 from homeagent.api.auth import member_of
 from homeagent.api.keys import APP
 from homeagent.errors import NotFoundError, RequestError
 from homeagent.io import ask
+from homeagent.io.events import AnswerDelta, TurnDone, TurnFailed, TurnNotice
 
 AGENT_MODEL_ID = "homeagent"
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from aiohttp import web
 
-from homeagent.api.agent_chat import sse_frame
+from homeagent.api.agent_chat import HTTP_AGENT, sse_frame
 from homeagent.api.auth import MEMBER, member_of
 from homeagent.api.keys import APP
 from homeagent.api.middleware import read_json
@@ -78,6 +78,7 @@ async def create_run(request: web.Request) -> web.Response:
     interrupt = Interrupt(
         text=text, channel=channel, reply=reply, device_id=device, member=member,
         context=body.get("context", ""), cancel_running=body.get("cancel_running", False),
+        capabilities=HTTP_AGENT,
     )
     app.runs.create(interrupt.turn_id, channel=channel, device_id=device, member=member, text=text,
                     cancel=reply.cancel)
@@ -130,7 +131,7 @@ async def run_events(request: web.Request) -> web.StreamResponse:
     )
     await response.prepare(request)
     async for event in request.app[APP].runs.follow(record.id, max(after, 0)):
-        await response.write(sse_frame(event.type, event.payload, event.sequence))
+        await response.write(sse_frame(event.type, event.payload, event.sequence, run_id=record.id))
     await response.write_eof()
     return response
 

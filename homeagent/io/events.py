@@ -40,14 +40,15 @@ class ToolCallFinished:
 
 @dataclass(frozen=True)
 class PermissionRequested:
-    """A tool call waits for the user: answer with POST `answer_url` and
-    {"decision": "allow_once" | "allow_session" | "deny"}."""
+    """A tool call waits for the user. The channel that shows it brings the answer
+    ("allow_once" | "allow_session" | "deny") to the permission broker; an HTTP channel
+    fills in `answer_url`, where a client POSTs {"decision": ...}."""
 
     request_id: str
     tool: str
     permission: str
     arguments: dict[str, Any]
-    answer_url: str
+    answer_url: str = ""
     type: Literal["permission_request"] = "permission_request"
 
 

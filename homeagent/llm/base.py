@@ -3,17 +3,26 @@
 A provider turns a `ChatRequest` into an async iterator of `ProviderEvent`s: text
 deltas as they are generated, complete tool calls, usage, then exactly one `StreamDone`
 (or a `StreamError`). Closing the iterator early (the consumer was cancelled) must stop
-generation promptly. Capabilities are flags, never type checks.
+generation promptly. Capabilities are flags, never type checks: the protocol names every
+capability and operation a caller uses, and `ProviderBase` gives the ones an engine has no
+use for a do-nothing default, so nobody probes a provider with `getattr`.
+
+There is one tool dialect above this layer: native tool calls. Every provider accepts a
+request with `tools` and a `tool_choice` and answers with `ToolCallEvent`s; one whose
+model cannot call functions (`supports_tools` False) is wrapped by `homeagent.llm.dialect`
+where it is built, and the wrapper speaks the `[ACTION]` text protocol to the model.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal, NamedTuple, Protocol, runtime_checkable
 
 Role = Literal["system", "user", "assistant", "tool"]
+# As OpenAI's API has it: the model may call a tool, must call one, or must answer in words.
+ToolChoice = Literal["auto", "required", "none"]
 
 
 @dataclass(frozen=True)
@@ -33,6 +42,7 @@ class Message:
     tool_calls: tuple[ToolCall, ...] = ()
     tool_call_id: str | None = None
     name: str | None = None
+    error: bool = False  # a tool message whose call failed
 
 
 @dataclass(frozen=True)
@@ -42,6 +52,10 @@ class ToolDef:
     name: str
     description: str
     parameters: Mapping[str, Any]
+    # `user words → tool_name {"argument": "value"}` lines: a model that reads its tools
+    # from the prompt sees the leading `featured_examples` of them as example dialogues.
+    examples: tuple[str, ...] = ()
+    featured_examples: int = 0
 
     def to_openai(self) -> dict[str, Any]:
         return {
@@ -58,6 +72,7 @@ class ToolDef:
 class ChatRequest:
     messages: tuple[Message, ...]
     tools: tuple[ToolDef, ...] = ()
+    tool_choice: ToolChoice = "auto"
     temperature: float | None = None
     max_tokens: int | None = None
     stop: tuple[str, ...] = ()
@@ -65,7 +80,7 @@ class ChatRequest:
     # catalog, examples). Local engines may cache its evaluated state.
     stable_prefix_chars: int = 0
     # A GBNF grammar the reply must follow; only providers with `supports_grammar`
-    # apply it, the others ignore it.
+    # apply it, the others ignore it. Set inside the llm layer (the dialect), never above.
     grammar: str | None = None
 
 
@@ -130,12 +145,29 @@ class ProviderStatus:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
+class Warmed(NamedTuple):
+    """What one `warm()` did: tokens already in the context, tokens evaluated, the
+    prompt's length, and whether a request stopped it."""
+
+    reused: int
+    evaluated: int
+    total: int
+    halted: bool
+
+
 @runtime_checkable
 class Provider(Protocol):
+    """A language model behind one streaming call, plus what the daemon does around it."""
+
     name: str
     model: str
-    supports_tools: bool
-    supports_grammar: bool
+    supports_tools: bool  # the model calls functions natively
+    supports_grammar: bool  # the engine can constrain a reply to a GBNF grammar
+
+    @property
+    def available(self) -> bool:
+        """False when it cannot work at all as configured (a cloud provider with no key)."""
+        ...
 
     def stream(self, request: ChatRequest) -> AsyncIterator[ProviderEvent]:
         """Generate a reply; closing the iterator stops generation."""
@@ -147,8 +179,61 @@ class Provider(Protocol):
         """Load models, warm caches. Called once before the first request."""
         ...
 
-    async def prime(self, stable_prefix: str) -> None:
-        """Prepare for prompts that start with `stable_prefix` (local engines cache it)."""
+    async def prime(self, stable_prefix: str, tools: Sequence[ToolDef] = ()) -> None:
+        """Prepare for prompts whose system message starts with `stable_prefix` and that
+        offer `tools` (local engines evaluate and cache it)."""
+        ...
+
+    async def warm(self, messages: Sequence[Message], tools: Sequence[ToolDef] = ()) -> Warmed | None:
+        """While idle, prepare for a next prompt that starts with `messages` (local
+        engines evaluate them); None when nothing was prepared."""
+        ...
+
+    async def probe(self) -> str:
+        """A check that costs no tokens: "" when it answers, else the failure kind."""
+        ...
+
+    def quiet(self) -> Provider:
+        """The same provider for background work: it never emits notices to the user."""
+        ...
+
+    async def recover(self) -> list[str]:
+        """Probe what failed and is due for another try; the names that recovered."""
         ...
 
     async def aclose(self) -> None: ...
+
+
+class ProviderBase:
+    """Defaults for the operations an engine has no use for. Subclasses set `name`,
+    `model` and the capability flags and implement `stream` and `status`."""
+
+    name: str = ""
+    model: str = ""
+    supports_tools: bool = False
+    supports_grammar: bool = False
+
+    @property
+    def available(self) -> bool:
+        return True
+
+    async def start(self) -> None:
+        return None
+
+    async def prime(self, stable_prefix: str, tools: Sequence[ToolDef] = ()) -> None:
+        return None
+
+    async def warm(self, messages: Sequence[Message], tools: Sequence[ToolDef] = ()) -> Warmed | None:
+        return None
+
+    async def probe(self) -> str:
+        return ""
+
+    def quiet(self) -> Provider:
+        return self  # type: ignore[return-value]
+
+    async def recover(self) -> list[str]:
+        return []
+
+    async def aclose(self) -> None:
+        return None

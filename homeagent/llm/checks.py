@@ -15,6 +15,7 @@ import anyio
 
 from homeagent.config import Config
 from homeagent.errors import HomeAgentError
+from homeagent.llm.base import Provider
 from homeagent.llm.failures import describe
 
 
@@ -61,7 +62,7 @@ def provider_checks(
             checks.append(ProviderCheck(label, False, str(err), "fix the llm section of the config as the message says"))
             continue
         where = "cloud" if is_cloud(spec) else "home"
-        if not getattr(provider, "available", True):
+        if not provider.available:
             detail = provider.status().detail
             checks.append(ProviderCheck(
                 label, True, f"{spec.type} ({where}) skipped: {detail}; turns use the next provider",
@@ -82,11 +83,11 @@ def provider_checks(
     return checks
 
 
-async def _probe(provider: object, seconds: float) -> str:
+async def _probe(provider: Provider, seconds: float) -> str:
     try:
         with anyio.fail_after(seconds):
-            return await provider.probe()  # type: ignore[attr-defined]
+            return await provider.probe()
     except TimeoutError:
         return "timeout"
     finally:
-        await provider.aclose()  # type: ignore[attr-defined]
+        await provider.aclose()

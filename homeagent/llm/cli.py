@@ -88,7 +88,7 @@ async def _list_remote(config: Config, name: str, as_json: bool) -> int:
         return _fail(f"{name} is a {spec.type} provider; only remote ones list their models")
     provider = build_one(config, name, spec, credential_store(config))
     try:
-        if not getattr(provider, "available", True):
+        if not provider.available:
             return _fail(provider.status().detail)
         models = await provider.list_models()  # type: ignore[attr-defined]
     except HomeAgentError as err:

@@ -12,6 +12,7 @@ import anyio
 
 from homeagent.llm.base import (
     ChatRequest,
+    ProviderBase,
     ProviderEvent,
     ProviderStatus,
     StreamDone,
@@ -21,7 +22,7 @@ from homeagent.llm.base import (
 from homeagent.llm.testing import split_words
 
 
-class EchoProvider:
+class EchoProvider(ProviderBase):
     name = "echo"
     supports_tools = False
     supports_grammar = False
@@ -44,12 +45,3 @@ class EchoProvider:
 
     def status(self) -> ProviderStatus:
         return ProviderStatus(self.name, self.model, "ready", "echoes the user message")
-
-    async def start(self) -> None:
-        return None
-
-    async def prime(self, stable_prefix: str) -> None:
-        return None
-
-    async def aclose(self) -> None:
-        return None

@@ -2,7 +2,9 @@
 
 `llm.chain` (or `llm.provider` alone, seed 003's shorthand) names the providers in the
 order they are tried; each name is an entry of `llm.providers` or a provider type
-configured by the flat `llm.*` keys. A chain of one local engine (llama_cpp, echo) is
+configured by the flat `llm.*` keys. An engine whose model cannot call functions (or may
+turn out not to: an Ollama model) is wrapped in the tool dialect (`homeagent.llm.dialect`),
+so every provider takes native tool requests. A chain of one local engine (llama_cpp, echo) is
 returned as that engine; anything else is wrapped in the `Router`, which adds failover,
 cooldowns, PII scrubbing for cloud providers, metering and the daily cloud budget.
 """
@@ -28,8 +30,10 @@ from homeagent.config import (
     ProviderConfig,
 )
 from homeagent.errors import ConfigError, HomeAgentError, ModelError
-from homeagent.llm.base import ChatRequest, Provider, ProviderStatus, StreamError
+from homeagent.llm.base import ChatRequest, Provider, ProviderBase, ProviderStatus, StreamError
 from homeagent.llm.credentials import CredentialStore
+from homeagent.llm.dialect import DialectSettings, speak_native
+from homeagent.llm.dialect.select import ActionSelector
 from homeagent.llm.echo import EchoProvider
 from homeagent.llm.failures import Backoff
 from homeagent.llm.http import HttpOptions
@@ -93,12 +97,9 @@ def is_cloud(spec: ProviderConfig) -> bool:
     return not (ip.is_loopback or ip.is_private or ip.is_link_local)
 
 
-class UnavailableProvider:
+class UnavailableProvider(ProviderBase):
     """Stands in for an engine that could not even be built (its model file is missing),
     so the rest of the chain still works; `start()` raises the reason."""
-
-    supports_tools = False
-    supports_grammar = False
 
     def __init__(self, name: str, model: str, error: HomeAgentError):
         self.name, self.model, self._error = name, model, error
@@ -111,12 +112,6 @@ class UnavailableProvider:
 
     async def start(self) -> None:
         raise self._error
-
-    async def prime(self, stable_prefix: str) -> None:
-        return None
-
-    async def aclose(self) -> None:
-        return None
 
 
 def local_model(config: Config, spec: ProviderConfig) -> tuple[str, Path]:
@@ -198,6 +193,23 @@ def credential_store(config: Config, env: Mapping[str, str] | None = None) -> Cr
     return CredentialStore(env=os.environ if env is None else env, file=file)
 
 
+def dialect_settings(config: Config) -> DialectSettings:
+    """How tools are offered to models that read them from the prompt (`actions.*`)."""
+    a = config.actions
+    return DialectSettings(
+        top_k=a.top_k, top_k_local=a.top_k_local, results_answer_local=a.results_answer_local,
+        force_threshold=a.force_threshold if a.grammar else 0.0,
+    )
+
+
+def native(provider: Provider, config: Config, selector: ActionSelector | None = None) -> Provider:
+    """A provider built elsewhere (a test's, a bench's) as the daemon would hold it: taking
+    native tool requests, wrapped in the dialect when its model cannot call functions."""
+    if provider.supports_tools:
+        return provider
+    return speak_native(provider, dialect_settings(config), selector)
+
+
 def build_provider(
     config: Config,
     *,
@@ -211,8 +223,16 @@ def build_provider(
     names = llm.chain_names()
     specs = [(name, provider_spec(llm, name)) for name in names]
     credentials = credential_store(config, env)
+    settings, selector = dialect_settings(config), ActionSelector()  # one index for the chain
+
+    def speaking_native(provider: Provider, spec: ProviderConfig) -> Provider:
+        # An Ollama model without tools is found out at start or by a refused request.
+        if provider.supports_tools and spec.type != "ollama":
+            return provider
+        return speak_native(provider, settings, selector)
+
     if len(specs) == 1 and specs[0][1].type in LOCAL_TYPES:
-        return build_one(config, *specs[0], credentials)
+        return speaking_native(build_one(config, *specs[0], credentials), specs[0][1])
     routes = []
     for name, spec in specs:
         try:
@@ -221,6 +241,7 @@ def build_provider(
             # A missing local model must not take down a chain that has other engines;
             # config errors (a world-readable credential file) still stop the start.
             provider = UnavailableProvider(name, spec.model, err)
+        provider = speaking_native(provider, spec)
         routes.append(Route(name, provider, cloud=is_cloud(spec), type=spec.type))
     scrubber = Scrubber(llm.privacy.names) if llm.privacy.enabled else None
     return Router(
@@ -233,4 +254,4 @@ def build_provider(
     )
 
 
-__all__ = ["build_provider", "build_one", "provider_spec", "is_cloud", "credential_store"]
+__all__ = ["build_provider", "build_one", "credential_store", "dialect_settings", "is_cloud", "native", "provider_spec"]

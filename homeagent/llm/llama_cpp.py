@@ -8,7 +8,7 @@ token.
 
 KV-cache reuse: llama-cpp-python re-evaluates only the part of a prompt that differs
 from the tokens already in the context, and HomeAgent's prompt puts its stable part
-(personality, tool catalog, examples) first. `prime()` evaluates that stable prefix once
+(personality, and for the `[ACTION]` dialect its instructions and examples) first. `prime()` evaluates that stable prefix once
 and saves the evaluated state in the data dir, keyed by the model and the exact prefix
 tokens, so a restart loads it instead of paying for the prefix again.
 
@@ -27,9 +27,9 @@ import json
 import os
 import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import anyio
 import numpy as np
@@ -38,12 +38,15 @@ from homeagent.errors import ModelError
 from homeagent.llm.base import (
     ChatRequest,
     Message,
+    ProviderBase,
     ProviderEvent,
     ProviderStatus,
     StreamDone,
     StreamError,
     TextDelta,
+    ToolDef,
     Usage,
+    Warmed,
 )
 from homeagent.log import get_logger
 
@@ -55,17 +58,8 @@ _PREFIX_MARK = "\u2063HOMEAGENT_PREFIX_END\u2063"
 _WARM_BATCH = 64  # tokens per step of warm(): a request waits at most one step
 
 
-class Warmed(NamedTuple):
-    """What one `warm()` did: tokens already in the context, tokens evaluated, the
-    prompt's length, and whether a request stopped it."""
 
-    reused: int
-    evaluated: int
-    total: int
-    halted: bool
-
-
-class LlamaCppProvider:
+class LlamaCppProvider(ProviderBase):
     name = "llama_cpp"
     supports_tools = False
     supports_grammar = True
@@ -197,7 +191,7 @@ class LlamaCppProvider:
 
     # -- prompt rendering ---------------------------------------------------------------
 
-    def render(self, messages: tuple[Message, ...] | list[Message], generation: bool = True) -> tuple[str, list[str]]:
+    def render(self, messages: Sequence[Message], generation: bool = True) -> tuple[str, list[str]]:
         """The prompt text through the model's own chat template, and its stop strings."""
         prompt = self._template.render(
             messages=[{"role": m.role, "content": m.content} for m in messages],
@@ -212,7 +206,7 @@ class LlamaCppProvider:
 
     # -- the stable prefix --------------------------------------------------------------
 
-    async def prime(self, stable_prefix: str) -> None:
+    async def prime(self, stable_prefix: str, tools: Sequence[ToolDef] = ()) -> None:
         """Evaluate (or restore) the state of the prompt's stable prefix."""
         if self._llm is None or not stable_prefix:
             return
@@ -275,7 +269,7 @@ class LlamaCppProvider:
         if self._warming is not None:
             self._warming.set()
 
-    async def warm(self, messages: tuple[Message, ...] | list[Message]) -> Warmed | None:
+    async def warm(self, messages: Sequence[Message], tools: Sequence[ToolDef] = ()) -> Warmed | None:
         """Evaluate `messages` (no generation prompt) into the context while idle, so a
         next prompt that starts with them evaluates only the rest. A request arriving
         meanwhile stops it within one small batch; what was evaluated is kept."""

@@ -117,7 +117,8 @@ class OllamaProvider(RemoteProvider):
         }
         if options:
             body["options"] = options
-        if request.tools and self.supports_tools:
+        # Ollama has no tool_choice: "none" offers no tools, "required" is left to the model.
+        if request.tools and self.supports_tools and request.tool_choice != "none":
             body["tools"] = [t.to_openai() for t in request.tools]
         if self._thinking != "auto":
             body["think"] = self._thinking == "on"

@@ -142,8 +142,10 @@ class OpenAICompatProvider(RemoteProvider):
             body["max_tokens"] = max_tokens
         if request.stop:
             body["stop"] = list(request.stop)
-        if request.tools and self.supports_tools:
+        if request.tools and self.supports_tools and request.tool_choice != "none":
             body["tools"] = [t.to_openai() for t in request.tools]
+            if request.tool_choice == "required":
+                body["tool_choice"] = "required"
         if self._thinking != "auto":
             body["thinking"] = {"type": "enabled" if self._thinking == "on" else "disabled"}
         return body

@@ -17,7 +17,14 @@ from typing import Any
 import aiohttp
 import anyio
 
-from homeagent.llm.base import ChatRequest, ProviderEvent, ProviderStatus, StreamDone, StreamError
+from homeagent.llm.base import (
+    ChatRequest,
+    ProviderBase,
+    ProviderEvent,
+    ProviderStatus,
+    StreamDone,
+    StreamError,
+)
 from homeagent.llm.credentials import Secret
 from homeagent.llm.failures import MISSING_CREDENTIAL, UpstreamFailure, describe
 from homeagent.llm.http import HttpOptions, classify_client_error, new_session, retrying
@@ -26,7 +33,7 @@ from homeagent.log import get_logger
 log = get_logger("homeagent.llm.remote")
 
 
-class RemoteProvider:
+class RemoteProvider(ProviderBase):
     type = "remote"
     supports_grammar = False
     needs_key = False
@@ -85,9 +92,6 @@ class RemoteProvider:
 
     async def start(self) -> None:
         return None  # no network at start: a dead upstream must not delay the daemon
-
-    async def prime(self, stable_prefix: str) -> None:
-        return None
 
     async def aclose(self) -> None:
         session, self._session = self._session, None

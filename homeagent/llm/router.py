@@ -17,16 +17,15 @@ the agent asks for `Notice` events (`notices="event"`).
 
 Around every cloud request: PII scrubbing with placeholders restored in the answer and
 in tool-call arguments (`privacy.py`); metering of every reply's usage (`usage.py`).
-Native tool requests that land on a provider without function calling are translated
-to the `[ACTION]` protocol and back (`bridge.py`).
+Every route takes native tool requests (an engine without function calling is wrapped in
+`homeagent.llm.dialect` where it is built), so a turn can fail over between them freely.
 
-`supports_tools`, `name` and `model` describe the provider the router would use next,
-so the agent builds each turn's prompt for it.
+`name`, `model` and the capability flags describe the provider the router would use next.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, replace
 from typing import Any, Literal
@@ -37,15 +36,17 @@ from homeagent.llm.base import (
     Message,
     Notice,
     Provider,
+    ProviderBase,
     ProviderEvent,
     ProviderStatus,
     StreamDone,
     StreamError,
     TextDelta,
     ToolCallEvent,
+    ToolDef,
     Usage,
+    Warmed,
 )
-from homeagent.llm.bridge import action_calls, is_native, to_action_request
 from homeagent.llm.failures import BAD_REQUEST, DISABLING, MISSING_CREDENTIAL, TOOLS_UNSUPPORTED
 from homeagent.llm.notices import continue_note, notice_text
 from homeagent.llm.privacy import Scrubber
@@ -75,10 +76,10 @@ class Route:
     served: int = 0
 
     def configured(self) -> bool:
-        return bool(getattr(self.provider, "available", True))
+        return self.provider.available
 
 
-class Router:
+class Router(ProviderBase):
     def __init__(
         self,
         routes: Sequence[Route],
@@ -89,7 +90,6 @@ class Router:
         daily_cloud_tokens: int = 0,
         notices: Literal["text", "event", "off"] = "text",
         cooldowns: Sequence[float] = COOLDOWNS,
-        stable_prefix_for: Callable[[bool], str] | None = None,
     ):
         if not routes:
             raise ValueError("a router needs at least one provider")
@@ -100,29 +100,32 @@ class Router:
         self._budget = daily_cloud_tokens
         self._notices = notices
         self._cooldowns = tuple(cooldowns)
-        # The prompt builder's stable prefix for native / [ACTION] prompts; set by the
-        # composition root so each engine is primed for the protocol it will be sent.
-        self.stable_prefix_for = stable_prefix_for
+        # What the engines were primed with, so a switched-in engine is primed the same.
+        self._primed: tuple[str, tuple[ToolDef, ...]] | None = None
         self._fallback_told = False
         self._budget_told_day = ""
 
     # -- what the agent sees ------------------------------------------------------------
 
     @property
-    def name(self) -> str:
+    def name(self) -> str:  # type: ignore[override]
         return self._next().name
 
     @property
-    def model(self) -> str:
+    def model(self) -> str:  # type: ignore[override]
         return self._next().provider.model
 
     @property
-    def supports_tools(self) -> bool:
-        return bool(self._next().provider.supports_tools)
+    def supports_tools(self) -> bool:  # type: ignore[override]
+        return self._next().provider.supports_tools
 
     @property
-    def supports_grammar(self) -> bool:
-        return bool(self._next().provider.supports_grammar)
+    def supports_grammar(self) -> bool:  # type: ignore[override]
+        return self._next().provider.supports_grammar
+
+    @property
+    def available(self) -> bool:
+        return any(r.configured() for r in self.routes)
 
     def _now(self) -> float:
         return self._clock.now().timestamp()
@@ -180,6 +183,9 @@ class Router:
         if route is self._preferred():
             self._fallback_told = False
 
+    async def recover(self) -> list[str]:
+        return await self.probe_due()
+
     async def probe_due(self) -> list[str]:
         """Probe the providers whose cooldown is over (no tokens spent); the recovered names.
 
@@ -188,10 +194,9 @@ class Router:
         recovered = []
         for route in self.routes:
             due = route.failures and route.cooldown_until <= self._now() and not route.disabled_kind
-            probe = getattr(route.provider, "probe", None)
-            if not due or probe is None:
+            if not due:
                 continue
-            kind = await probe()
+            kind = await route.provider.probe()
             if kind:
                 self._failed(route, StreamError(f"{route.name}: probe failed", kind=kind))
             else:
@@ -233,7 +238,6 @@ class Router:
         messages = (*request.messages, Message("assistant", partial), Message("user", continue_note(request)))
         return replace(request, messages=messages)
 
-    @property
     def quiet(self) -> QuietRouter:
         """The same router for background work (the memory distiller): same chain, health
         and meter, but it never emits notices, so the user's one notice is not spent on a
@@ -298,19 +302,12 @@ class Router:
         """One provider's attempt at the request; failures end up in `outcome.error`."""
         provider = route.provider
         req = self._continuation(request, partial) if partial else request
-        if req.grammar and not provider.supports_grammar:
-            req = replace(req, grammar=None)  # failed over to an engine without grammars
-        bridged = is_native(req) and not provider.supports_tools
-        if bridged:
-            prefix_for = self.stable_prefix_for
-            req = to_action_request(req, (lambda: prefix_for(False)) if prefix_for else None)
         scrubber = self._scrubber if route.cloud else None
         if scrubber is not None:
             req = scrubber.scrub_request(req)
         restorer = scrubber.restorer() if scrubber is not None else None
         usage: Usage | None = None
-        async with aclosing(provider.stream(req)) as raw:
-            events = action_calls(raw) if bridged else raw
+        async with aclosing(provider.stream(req)) as events:
             async for event in events:
                 if isinstance(event, TextDelta):
                     text = restorer.feed(event.text) if restorer else event.text
@@ -366,24 +363,21 @@ class Router:
             skipped=[r.name for r in self.routes if not r.configured()],
         )
 
-    async def prime(self, stable_prefix: str) -> None:
+    async def prime(self, stable_prefix: str, tools: Sequence[ToolDef] = ()) -> None:
+        self._primed = (stable_prefix, tuple(tools))
         for route in self.routes:
             if route.disabled_kind or not route.configured():
                 continue
-            prefix = stable_prefix
-            if self.stable_prefix_for is not None:
-                prefix = self.stable_prefix_for(bool(route.provider.supports_tools))
-            await route.provider.prime(prefix)
+            await route.provider.prime(stable_prefix, tools)
 
-    async def warm(self, messages: Sequence[Message]) -> Any:
+    async def warm(self, messages: Sequence[Message], tools: Sequence[ToolDef] = ()) -> Warmed | None:
         """Let the route that will serve the next request prepare for a prompt that
         starts with `messages` (only local engines do; see LlamaCppProvider.warm).
         Returns what that engine reports, None when nothing was prepared."""
         route = self._next()
-        warm = getattr(route.provider, "warm", None)
-        if warm is None or not self._usable(route):
+        if not self._usable(route):
             return None
-        return await warm(messages)
+        return await route.provider.warm(messages, tools)
 
     async def aclose(self) -> None:
         for route in reversed(self.routes):
@@ -407,8 +401,8 @@ class Router:
         except Exception as err:
             route.disabled_kind, route.last_error = "start_failed", str(err)
             raise
-        if self.stable_prefix_for is not None:
-            await provider.prime(self.stable_prefix_for(bool(provider.supports_tools)))
+        if self._primed is not None:
+            await provider.prime(*self._primed)
 
     # -- status -------------------------------------------------------------------------
 
@@ -476,29 +470,35 @@ class _Outcome:
     calls: int = 0
 
 
-class QuietRouter:
-    """A `Router` seen by background callers: no notices; lifecycle stays with the router."""
-
-    supports_grammar = False
+class QuietRouter(ProviderBase):
+    """A `Router` seen by background callers: no notices; lifecycle (start, prime, warm,
+    close) stays with the router, so those are the base class's no-ops here."""
 
     def __init__(self, router: Router):
         self._router = router
 
-    name = property(lambda self: self._router.name)
-    model = property(lambda self: self._router.model)
-    supports_tools = property(lambda self: self._router.supports_tools)
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        return self._router.name
+
+    @property
+    def model(self) -> str:  # type: ignore[override]
+        return self._router.model
+
+    @property
+    def supports_tools(self) -> bool:  # type: ignore[override]
+        return self._router.supports_tools
+
+    @property
+    def supports_grammar(self) -> bool:  # type: ignore[override]
+        return self._router.supports_grammar
+
+    @property
+    def available(self) -> bool:
+        return self._router.available
 
     def stream(self, request: ChatRequest) -> AsyncIterator[ProviderEvent]:
         return self._router._stream(request, notify=False)
 
     def status(self) -> ProviderStatus:
         return self._router.status()
-
-    async def start(self) -> None:
-        return None
-
-    async def prime(self, stable_prefix: str) -> None:
-        return None
-
-    async def aclose(self) -> None:
-        return None

@@ -8,9 +8,9 @@ Both stream text word by word and honour cancellation like a real engine.
 
 from __future__ import annotations
 
-import itertools
 import json
 import re
+import uuid
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -20,6 +20,7 @@ import anyio
 
 from homeagent.llm.base import (
     ChatRequest,
+    ProviderBase,
     ProviderEvent,
     ProviderStatus,
     StreamDone,
@@ -51,9 +52,6 @@ class ScriptedReply:
     error: str | None = None  # emit a StreamError instead of a reply
 
 
-_ids = itertools.count(1)
-
-
 async def stream_reply(reply: ScriptedReply, request: ChatRequest) -> AsyncIterator[ProviderEvent]:
     if reply.error is not None:
         yield StreamError(reply.error, retryable=False, kind="scripted_error")
@@ -68,13 +66,13 @@ async def stream_reply(reply: ScriptedReply, request: ChatRequest) -> AsyncItera
         yield TextDelta(piece)
     for name, args in reply.tool_calls:
         arguments = args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)
-        yield ToolCallEvent(ToolCall(id=f"call_{next(_ids)}", name=name, arguments=arguments))
+        yield ToolCallEvent(ToolCall(id=f"call_{uuid.uuid4().hex[:12]}", name=name, arguments=arguments))
     yield Usage(prompt_tokens=prompt_tokens, completion_tokens=len(pieces))
     yield StreamDone("tool_calls" if reply.tool_calls else "stop")
 
 
 @dataclass
-class ScriptedProvider:
+class ScriptedProvider(ProviderBase):
     """Replays queued replies in order; `requests` records what it was asked."""
 
     replies: Iterable[ScriptedReply | str] = ()
@@ -107,18 +105,9 @@ class ScriptedProvider:
     def status(self) -> ProviderStatus:
         return ProviderStatus(self.name, self.model, "ready", f"{self.pending} replies queued")
 
-    async def start(self) -> None:
-        return None
-
-    async def prime(self, stable_prefix: str) -> None:
-        return None
-
-    async def aclose(self) -> None:
-        return None
-
 
 @dataclass
-class FunctionProvider:
+class FunctionProvider(ProviderBase):
     """Computes each reply with `fn(request)`; for behaviour that depends on the prompt."""
 
     fn: Callable[[ChatRequest], ScriptedReply | str]
@@ -137,12 +126,3 @@ class FunctionProvider:
 
     def status(self) -> ProviderStatus:
         return ProviderStatus(self.name, self.model, "ready")
-
-    async def start(self) -> None:
-        return None
-
-    async def prime(self, stable_prefix: str) -> None:
-        return None
-
-    async def aclose(self) -> None:
-        return None

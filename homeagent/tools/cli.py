@@ -73,7 +73,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def parse_reply(text: str, registry: ToolRegistry | None = None) -> dict[str, Any]:
     """The `tools parse` result for one model reply."""
-    from homeagent.tools.action_protocol import extract_actions
+    from homeagent.llm.dialect.blocks import extract_actions
 
     registry = registry or catalog()
     parsed = extract_actions(text)

@@ -93,7 +93,7 @@ class ToolSpec:
     featured_examples: int = 0
 
     def to_def(self) -> ToolDef:
-        return ToolDef(self.name, self.description, self.parameters)
+        return ToolDef(self.name, self.description, self.parameters, self.examples, self.featured_examples)
 
 
 @dataclass(frozen=True)

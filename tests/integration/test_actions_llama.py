@@ -10,17 +10,13 @@ import pytest
 
 from homeagent.actions import action_specs
 from homeagent.llm.base import Message
+from homeagent.llm.dialect.blocks import extract_actions
+from homeagent.llm.dialect.grammar import action_grammar, copy_constrained
+from homeagent.llm.dialect.prompt import render_offered, render_protocol
+from homeagent.llm.dialect.select import ActionSelector
 from homeagent.llm.llama_cpp import LlamaCppProvider
 from homeagent.llm.models import bundled_model_path
-from homeagent.tools.action_protocol import (
-    action_grammar,
-    copy_constrained,
-    extract_actions,
-    render_offered,
-    render_protocol,
-)
 from homeagent.tools.registry import ToolRegistry
-from homeagent.tools.selection import ActionSelector
 
 pytestmark = [pytest.mark.anyio, pytest.mark.llama]
 UTTERANCES = ["午饭花了35块", "Put bananas on the shopping list"]

@@ -60,9 +60,9 @@ async def test_tool_rounds_are_capped_then_a_final_answer_is_forced(make_config)
     async with running_app(make_config(), provider=provider) as app:
         events = await turn(app, "loop forever")
     assert len(provider.requests) == 6
-    assert all(r.tools for r in provider.requests[:5])
+    assert all(r.tools and r.tool_choice == "auto" for r in provider.requests[:5])
     final = provider.requests[5]
-    assert final.tools == () and final.messages[-1].content == FINAL_ANSWER_NOTE
+    assert final.tool_choice == "none" and final.messages[-1].content == FINAL_ANSWER_NOTE
     assert sum(e.type == "tool_call" for e in events) == 5  # the 6th round's call is ignored
     assert text_of(events) == "Final." and events[-1].type == "done"
 

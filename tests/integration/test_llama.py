@@ -123,7 +123,7 @@ async def test_agent_turn_on_the_local_engine(make_config):
     config = make_config(llm={"max_tokens": 12, "n_ctx": 4096, "temperature": 0.0, "seed": 3})
     async with running_app(config) as app:
         assert app.provider.name == "llama_cpp"
-        assert app.provider.prefix_source == "evaluated"
+        assert app.provider.status().extra["prefix_source"] == "evaluated"
         events = await turn(app, "你好，你是谁？")
         assert events[-1].type == "done" and text_of(events).strip()
         assert events[-1].completion_tokens > 0
@@ -263,7 +263,7 @@ async def test_agent_prepares_the_next_turn_and_a_restart_continues_it(make_conf
                 await anyio.sleep(0.02)
         events = await turn(app, "Now one about a dog.")
         history = await app.memory.history("")
-        prefix_tokens = app.provider.prefix_tokens
+        prefix_tokens = app.provider.status().extra["prefix_tokens"]
         run_id = events[0].turn_id
         second = [e for e in await app.runs.events(run_id) if e.type == "model_call"]
     # Everything before turn 2's own section (prefix, turn 1 and its answer) was ready.
@@ -274,7 +274,7 @@ async def test_agent_prepares_the_next_turn_and_a_restart_continues_it(make_conf
     # The session saved at shutdown is the prepared one: after a restart the first turn
     # continues it instead of evaluating the history again.
     async with running_app(config) as app:
-        assert app.provider.prefix_source == "restored"
+        assert app.provider.status().extra["prefix_source"] == "restored"
         events = await turn(app, "And one about a bird.")
         third = [e for e in await app.runs.events(events[0].turn_id) if e.type == "model_call"]
     assert third[0].payload["cached_tokens"] > ready

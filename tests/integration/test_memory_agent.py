@@ -102,3 +102,24 @@ async def test_a_heartbeat_that_used_the_model_prepares_the_next_turn_again(make
     assert len(provider.warmed) == before + 1
     prepared = provider.warmed[-1]
     assert prepared[0].role == "system" and [m.content for m in prepared[-2:]] == ["我喜欢喝茶", facts]
+
+
+async def test_the_chat_distiller_works_through_a_router_chain(make_config):
+    """memory.distill_provider: chat with a provider chain: the heartbeat asks the chain's
+    quiet view, which fails over like a turn does and tells the user nothing."""
+    import json
+
+    from homeagent.llm.router import Route, Router
+    from homeagent.llm.testing import ScriptedReply
+
+    facts = json.dumps({"facts": [{"record": 1, "subject": "user", "relation": "likes", "object": "jasmine tea"}]})
+    cloud = FunctionProvider(lambda request: ScriptedReply(error="the cloud is down"), name="cloud")
+    local = FunctionProvider(lambda request: facts if "jasmine" in str(request.messages) else "好的",
+                             name="local", supports_tools=False)
+    router = Router([Route("cloud", cloud, cloud=True), Route("local", local)], notices="event")
+    async with running_app(make_config(memory={"distill_provider": "chat"}), provider=router) as app:
+        await turn(app, "I like jasmine tea")
+        report = await app.heartbeat()
+    assert report.errors == () and report.llm_calls >= 1
+    assert report.facts_new >= 1, report
+    assert any("jasmine" in str(r.messages) for r in local.requests[1:])  # the distiller's prompt

@@ -246,7 +246,7 @@ async def test_a_pulled_model_is_loaded_and_switching_unloads_the_previous(tmp_p
         m = ModelManager(config.data_dir / "models", load_catalog(catalog))
         await m.pull("smol-copy")
     m.use("smol-copy")
-    engine = build_provider(config)
+    engine = build_provider(config).inner  # the engine inside its tool dialect
     assert isinstance(engine, LlamaCppProvider) and engine.model == "smol-copy"
     assert engine.model_path == config.data_dir / "models" / "model.gguf"
 

@@ -18,6 +18,7 @@ from homeagent.llm.base import (
     ToolDef,
     Usage,
 )
+from homeagent.llm.dialect import speak_native
 from homeagent.llm.fake_upstream import FakeUpstream, Fault
 from homeagent.llm.http import HttpOptions
 from homeagent.llm.ollama import OllamaProvider
@@ -90,7 +91,7 @@ async def test_tools_refused_later_switch_the_router_to_the_action_protocol():
     async with FakeUpstream("ollama", capabilities=("completion",)) as up:
         up.push(Fault(text='OK\n[ACTION]\n{"name": "add_task", "title": "milk"}\n[/ACTION]'))
         p = ollama(up.url)  # not started: it still believes in tools
-        router = Router([Route("box", p, cloud=False, type="ollama")])
+        router = Router([Route("box", speak_native(p), cloud=False, type="ollama")])  # as the factory builds it
         with anyio.fail_after(30):
             events = [e async for e in router.stream(req("remember milk", tools=True))]
         await p.aclose()

@@ -61,7 +61,7 @@ def test_flat_shorthand_of_seed_003_is_a_chain_of_one(tmp_path: Path) -> None:
 
 def test_existing_flat_local_keys_still_configure_the_local_engine(tmp_path: Path) -> None:
     cfg = load(tmp_path, "llm:\n  provider: echo\n")
-    assert isinstance(build_provider(cfg), EchoProvider)
+    assert isinstance(build_provider(cfg).inner, EchoProvider)  # inside the tool dialect
     cfg = load(tmp_path, "llm:\n  max_tokens: 12\n  n_ctx: 2048\n  seed: 3\n")
     spec = provider_spec(cfg.llm, cfg.llm.chain_names()[0])
     assert (spec.type, spec.n_ctx) == ("llama_cpp", 2048)
@@ -72,7 +72,7 @@ def test_provider_names_an_entry(tmp_path: Path) -> None:
     spec = provider_spec(cfg.llm, "box")
     assert spec.type == "ollama" and not is_cloud(spec)
     router = build_provider(cfg, env={})
-    assert isinstance(router, Router) and router.routes[0].provider.type == "ollama"
+    assert isinstance(router, Router) and router.routes[0].provider.inner.type == "ollama"  # in the dialect
 
 
 def test_thinking_written_as_a_bare_yaml_boolean_is_understood(tmp_path: Path) -> None:

@@ -1,10 +1,11 @@
-"""homeagent.llm.router: failover, continuation, notices, cooldowns, budget, tools bridge."""
+"""homeagent.llm.router: failover, continuation, notices, cooldowns, budget, and failover
+between engines that call functions and engines behind the `[ACTION]` dialect."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pytest
 
@@ -23,6 +24,8 @@ from homeagent.llm.base import (
     ToolDef,
     Usage,
 )
+from homeagent.llm.dialect import speak_native
+from homeagent.llm.dialect.prompt import INSTRUCTIONS
 from homeagent.llm.privacy import Scrubber
 from homeagent.llm.router import Route, Router
 from homeagent.llm.testing import ScriptedProvider, ScriptedReply
@@ -75,7 +78,8 @@ class FakeEngine:
         return self.probe_result
 
     async def start(self) -> None: ...
-    async def prime(self, stable_prefix: str) -> None: ...
+    async def prime(self, stable_prefix: str, tools=()) -> None: ...
+    async def warm(self, messages, tools=()): return None
     async def aclose(self) -> None: ...
 
 
@@ -97,7 +101,9 @@ def text(events: list[ProviderEvent]) -> str:
 
 
 def make(*engines: FakeEngine, clock: FakeClock | None = None, **kw) -> Router:
-    routes = [Route(e.name, e, cloud=e.name.startswith("cloud"), type="llama_cpp" if e.name == "local" else "openai_compatible")
+    """A router over the engines, each wrapped in the tool dialect as the factory does."""
+    routes = [Route(e.name, speak_native(e), cloud=e.name.startswith("cloud"),
+                    type="llama_cpp" if e.name == "local" else "openai_compatible")
               for e in engines]
     return Router(routes, clock=clock or FakeClock(), **kw)
 
@@ -309,10 +315,11 @@ async def test_grammar_support_follows_the_provider_used_next_and_never_reaches_
     local = FakeEngine("local", supports_tools=False, supports_grammar=True)
     router = make(cloud, local)
     assert router.supports_grammar is False
-    grammared = ChatRequest(messages=req().messages, grammar='root ::= "x"')
-    await run(router, grammared)
+    required = replace(req("add a task: buy milk", tools=True), tool_choice="required")
+    await run(router, required)
     # The cloud route never sees a grammar; the local one it failed over to does.
-    assert cloud.requests[0].grammar is None and local.requests[0].grammar == 'root ::= "x"'
+    assert cloud.requests[0].grammar is None
+    assert local.requests[0].grammar is not None and '"[ACTION]"' in local.requests[0].grammar
     assert router.supports_grammar is True
 
 
@@ -321,11 +328,11 @@ async def test_native_request_failing_over_to_an_action_engine_is_translated_bot
     action_reply = 'Adding it.\n[ACTION]\n{"name": "add_task", "title": "买牛奶"}\n[/ACTION]'
     local = FakeEngine("local", supports_tools=False, default=Step(action_reply))
     router = make(cloud, local, notices="off")
-    router.stable_prefix_for = lambda native: "You are HomeAgent." if native else "You are HomeAgent.\n\nACTIONS"
     events = await run(router, req("remember milk", tools=True))
     sent = local.requests[0]
-    assert sent.tools == () and sent.messages[0].content.startswith("You are HomeAgent.\n\nACTIONS")
-    assert sent.stable_prefix_chars == len("You are HomeAgent.\n\nACTIONS")
+    head = "You are HomeAgent.\n\n" + INSTRUCTIONS
+    assert sent.tools == () and sent.messages[0].content.startswith(head)
+    assert sent.stable_prefix_chars == len(head) and sent.messages[0].content[len(head):] == "\n\nNow: today"
     assert "[ACTION]" not in text(events) and text(events).strip() == "Adding it."
     calls = [e.call for e in events if isinstance(e, ToolCallEvent)]
     assert [(c.name, json.loads(c.arguments)) for c in calls] == [("add_task", {"title": "买牛奶"})]
@@ -339,16 +346,19 @@ async def test_native_request_failing_over_to_an_action_engine_is_translated_bot
     )
     await run(router, ChatRequest(messages=history, tools=req(tools=True).tools, stable_prefix_chars=18))
     second = local.requests[1].messages
-    assert "[ACTION]" in second[2].content and '"add_task"' in second[2].content
+    assert second[2].content == action_reply  # the model's own bytes: its cached state holds
     assert second[3].role == "user" and "[RESULTS]\n- add_task: ok: task 7" in second[3].content
 
 
-async def test_without_the_prompt_builder_the_catalog_is_rendered_from_the_request():
+async def test_the_offered_actions_are_rendered_from_the_request():
     local = FakeEngine("local", supports_tools=False)
     router = make(FakeEngine("cloud", available=False), local)
-    await run(router, req(tools=True))
-    system = local.requests[0].messages[0].content
-    assert system.startswith("You are HomeAgent.\n\n") and "add_task(title: string)" in system
+    await run(router, replace(req("add a task: buy milk", tools=True), tool_choice="required"))
+    sent = local.requests[0].messages
+    assert sent[0].content.startswith("You are HomeAgent.\n\n") and sent[0].content.endswith("\n\nNow: today")
+    # This prompt has no turn section of its own: the offer comes right before the user.
+    assert sent[1] == Message("system", "## Actions for this message\n- add_task(title?) — add a task")
+    assert sent[2] == Message("user", "add a task: buy milk")
 
 
 async def test_tools_unsupported_retries_the_same_provider_in_action_form():
@@ -396,7 +406,7 @@ async def test_background_work_through_the_quiet_view_never_spends_the_notice():
     cloud = FakeEngine("cloud", default=Step(error="timeout"))
     local = FakeEngine("local", default=Step("distilled"))
     router = make(cloud, local)
-    quiet = router.quiet
+    quiet = router.quiet()
     assert quiet.name == "cloud" and quiet.supports_tools is True
     assert text([e async for e in quiet.stream(req("distil this"))]) == "distilled"
     assert router.name == "local"  # the failure counted: the cloud cools down
@@ -408,7 +418,7 @@ async def test_background_work_through_the_quiet_view_never_spends_the_notice():
 class WarmEngine(FakeEngine):
     warmed: list = field(default_factory=list)
 
-    async def warm(self, messages):
+    async def warm(self, messages, tools=()):
         self.warmed.append(messages)
         return len(messages)
 

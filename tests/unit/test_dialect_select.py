@@ -8,26 +8,22 @@ from collections import Counter
 import pytest
 
 from homeagent.actions import CATEGORIES, action_definitions, action_specs
-from homeagent.tools.action_protocol import (
-    CLOSE,
-    OPEN,
-    action_grammar,
-    call_schema,
-    extract_actions,
+from homeagent.llm.dialect.blocks import CLOSE, OPEN, extract_actions, render_block
+from homeagent.llm.dialect.grammar import action_grammar, call_schema
+from homeagent.llm.dialect.prompt import (
     render_action_catalog,
-    render_block,
     render_example_dialogues,
     render_offered,
     render_protocol,
 )
-from homeagent.tools.registry import ToolRegistry, ToolSpec
-from homeagent.tools.selection import (
+from homeagent.llm.dialect.select import (
     ActionSelector,
     featured_examples,
     parse_example,
     select_actions,
     small_talk_documents,
 )
+from homeagent.tools.registry import ToolRegistry, ToolSpec
 
 SPECS = action_specs(db=None, clock=None)
 SEED_DIALOGUES = [
@@ -202,7 +198,7 @@ def test_copy_constrained_grammar_only_allows_the_users_words_and_numbers() -> N
     from llama_cpp import LlamaGrammar
 
     from homeagent.actions.numbers import numbers_in
-    from homeagent.tools.action_protocol import copy_constrained, utterance_spans
+    from homeagent.llm.dialect.grammar import copy_constrained, utterance_spans
 
     text = "午饭花了35块"
     spans = utterance_spans(text)
@@ -221,7 +217,7 @@ def test_copy_constrained_grammar_only_allows_the_users_words_and_numbers() -> N
 
 
 def test_the_requests_own_words_are_not_argument_values() -> None:
-    from homeagent.tools.action_protocol import copy_constrained, instruction_terms, utterance_spans
+    from homeagent.llm.dialect.grammar import copy_constrained, instruction_terms, utterance_spans
 
     by_name = {s.name: s for s in SPECS}
     note = instruction_terms([by_name["delete_note"]])
@@ -242,7 +238,7 @@ def test_the_requests_own_words_are_not_argument_values() -> None:
 def test_quotes_in_the_utterance_stay_valid_json() -> None:
     import re
 
-    from homeagent.tools.action_protocol import copy_constrained
+    from homeagent.llm.dialect.grammar import copy_constrained
 
     text = 'note "quoted" \\ back'
     grammar = copy_constrained(action_grammar(SPECS[:1]), text)

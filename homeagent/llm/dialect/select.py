@@ -1,4 +1,4 @@
-"""Which actions to offer a model that reads them from its prompt.
+"""Which actions to offer a model that reads them from its prompt (the `[ACTION]` dialect).
 
 The full catalog of 75 actions costs thousands of prompt tokens, which the local engine
 evaluates at about 140 tokens/s; so a provider without native tools is offered only the
@@ -13,8 +13,9 @@ greetings, thanks, stories, questions about the world). A message closer to smal
 than to any action is offered none (`Ranking.chat`), so a small local model answers in
 words instead of writing a record nobody asked for.
 
-The index is rebuilt only when the registry's set of tools changes; queries run in a
-worker thread (`select`) or inline for callers already off the loop (`select_sync`).
+The index is rebuilt only when the set of offered tools changes (each request carries
+them); queries run in a worker thread (`select`) or inline for callers already off the
+loop (`select_sync`).
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ from typing import Any
 
 import anyio
 
+from homeagent.llm.base import ToolDef
 from homeagent.memory.text import normalize, tokenize
-from homeagent.tools.registry import ToolRegistry, ToolSpec
 
 DEFAULT_TOP_K = 8
 _EXAMPLE_RE = re.compile(r"^(?P<text>.*?)\s*→\s*(?P<name>[a-z][a-z0-9_]*)\s*(?P<args>\{.*\})?\s*$", re.S)
@@ -47,7 +48,7 @@ class Example:
 
 
 def parse_example(line: str) -> Example | None:
-    """`user words → tool_name {"arg": "value"}` as registered in ToolSpec.examples."""
+    """`user words → tool_name {"arg": "value"}` as registered in a tool's examples."""
     match = _EXAMPLE_RE.match(line.strip())
     if not match:
         return None
@@ -58,7 +59,7 @@ def parse_example(line: str) -> Example | None:
     return Example(match.group("text").strip(), match.group("name"), args if isinstance(args, dict) else {})
 
 
-def featured_examples(specs: Iterable[ToolSpec]) -> list[Example]:
+def featured_examples(specs: Iterable[ToolDef]) -> list[Example]:
     """The prompt's example dialogues: each tool's leading `featured_examples` examples."""
     out = []
     for spec in specs:
@@ -73,7 +74,7 @@ def featured_examples(specs: Iterable[ToolSpec]) -> list[Example]:
 class Ranking:
     """Every action with its score, best first, and the score of the small-talk class."""
 
-    scored: list[tuple[ToolSpec, float]]
+    scored: list[tuple[ToolDef, float]]
     small_talk: float
 
     @property
@@ -90,7 +91,7 @@ class Ranking:
 @cache
 def small_talk_documents() -> tuple[str, ...]:
     """The paragraphs of `small_talk.txt`, comments dropped."""
-    text = resources.files("homeagent.tools").joinpath("small_talk.txt").read_text(encoding="utf-8")
+    text = resources.files("homeagent.llm.dialect").joinpath("small_talk.txt").read_text(encoding="utf-8")
     lines = [line.strip() for line in text.splitlines() if not line.lstrip().startswith("#")]
     return tuple(p.strip() for p in "\n".join(lines).split("\n\n") if p.strip())
 
@@ -103,18 +104,21 @@ def analyzer(text: str) -> list[str]:
     return terms + pieces + chars
 
 
-def document(spec: ToolSpec) -> str:
+def document(spec: ToolDef) -> str:
     """What a tool is known by in the index."""
     utterances = [e.text for e in map(parse_example, spec.examples) if e is not None]
     return "\n".join([spec.name.replace("_", " "), spec.description, *utterances])
 
 
 class ActionSelector:
-    """TF-IDF index over a registry's tools; `select(utterance, k)` gives the most relevant."""
+    """TF-IDF index over a set of tools; `select(utterance, k)` gives the most relevant.
+
+    `source` is read on every query (a registry stays current as tools come and go);
+    `rank(utterance, tools)` ranks a request's own tools instead."""
 
     def __init__(
         self,
-        source: ToolRegistry | Sequence[ToolSpec],
+        source: Iterable[ToolDef] = (),
         *,
         min_score: float = 0.0,
         small_talk: Sequence[str] | None = None,
@@ -124,15 +128,12 @@ class ActionSelector:
         self._small_talk = tuple(small_talk_documents() if small_talk is None else small_talk)
         self._lock = threading.Lock()
         self._names: tuple[str, ...] = ()
-        self._specs: list[ToolSpec] = []
+        self._specs: list[ToolDef] = []
         self._vectorizer: Any = None
         self._matrix: Any = None
 
-    def _current(self) -> list[ToolSpec]:
-        return list(self._source)
-
-    def _index(self) -> None:
-        specs = self._current()
+    def _index(self, tools: Sequence[ToolDef] | None = None) -> None:
+        specs = list(self._source) if tools is None else list(tools)
         names = tuple(s.name for s in specs)
         if names == self._names and self._vectorizer is not None:
             return
@@ -143,17 +144,17 @@ class ActionSelector:
         matrix = vectorizer.fit_transform(documents) if specs else None
         self._specs, self._names, self._vectorizer, self._matrix = specs, names, vectorizer, matrix
 
-    def prepare_sync(self) -> None:
+    def prepare_sync(self, tools: Sequence[ToolDef] | None = None) -> None:
         """Build the index now (the first build imports scikit-learn: most of a second)."""
         with self._lock:
-            self._index()
+            self._index(tools)
 
-    async def prepare(self) -> None:
-        await anyio.to_thread.run_sync(self.prepare_sync)
+    async def prepare(self, tools: Sequence[ToolDef] | None = None) -> None:
+        await anyio.to_thread.run_sync(self.prepare_sync, tools)
 
-    def rank(self, utterance: str) -> Ranking:
+    def rank(self, utterance: str, tools: Sequence[ToolDef] | None = None) -> Ranking:
         with self._lock:
-            self._index()
+            self._index(tools)
             if self._matrix is None:
                 return Ranking([], 0.0)
             query = self._vectorizer.transform([utterance])
@@ -163,19 +164,19 @@ class ActionSelector:
             small_talk = float(sims[n:].max()) if len(sims) > n else 0.0
             return Ranking([(self._specs[i], float(sims[i])) for i in ranked], small_talk)
 
-    def select_sync(self, utterance: str, k: int = DEFAULT_TOP_K) -> list[ToolSpec]:
+    def select_sync(self, utterance: str, k: int = DEFAULT_TOP_K) -> list[ToolDef]:
         """The top k actions for the utterance; none when it is small talk."""
         ranking = self.rank(utterance)
         if ranking.chat:
             return []
         return [spec for spec, score in ranking.scored[:k] if score > self._min_score]
 
-    async def select(self, utterance: str, k: int = DEFAULT_TOP_K) -> list[ToolSpec]:
+    async def select(self, utterance: str, k: int = DEFAULT_TOP_K) -> list[ToolDef]:
         return await anyio.to_thread.run_sync(self.select_sync, utterance, k)
 
 
 def select_actions(
-    source: ToolRegistry | Sequence[ToolSpec], utterance: str, k: int = DEFAULT_TOP_K
-) -> list[ToolSpec]:
+    source: Iterable[ToolDef], utterance: str, k: int = DEFAULT_TOP_K
+) -> list[ToolDef]:
     """One-off ranking (builds an index each call; keep an ActionSelector for a daemon)."""
     return ActionSelector(source).select_sync(utterance, k)

@@ -1,4 +1,4 @@
-"""homeagent.tools.action_protocol: [ACTION] parsing with JSON repair, and the stream filter."""
+"""homeagent.llm.dialect.blocks: [ACTION] parsing with JSON repair, and the stream filter."""
 
 from __future__ import annotations
 
@@ -8,13 +8,7 @@ import re
 
 import pytest
 
-from homeagent.tools.action_protocol import (
-    CLOSE,
-    OPEN,
-    ActionStreamFilter,
-    extract_actions,
-    render_catalog,
-)
+from homeagent.llm.dialect.blocks import CLOSE, OPEN, ActionStreamFilter, extract_actions
 
 
 def args_of(reply: str) -> list[tuple[str, dict]]:
@@ -179,17 +173,6 @@ def test_reply_without_blocks_is_untouched() -> None:
 def test_error_message_is_bounded() -> None:
     parsed = extract_actions(f"{OPEN}{'x' * 5000}{CLOSE}")
     assert len(parsed.errors[0]) < 300
-
-
-def test_render_catalog_lists_tools_and_the_block_format() -> None:
-    text = render_catalog([
-        ("current_time", "现在几点", {"type": "object",
-                                  "properties": {"timezone": {"type": "string"}}}),
-        ("ping", "ping", {"type": "object"}),
-    ])
-    assert OPEN in text and CLOSE in text
-    assert "- current_time(timezone: string): 现在几点" in text
-    assert "- ping(): ping" in text
 
 
 # -- ActionStreamFilter -----------------------------------------------------------------

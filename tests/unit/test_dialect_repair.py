@@ -1,4 +1,4 @@
-"""homeagent.tools.repair through extract_actions: malformed model output, table-driven.
+"""homeagent.llm.dialect.repair through extract_actions: malformed model output, table-driven.
 
 Each case is a whole model reply as a small model writes it; the expected result is the
 calls recovered (name, arguments) and the text the user sees. Replies that cannot be
@@ -11,8 +11,8 @@ import json
 
 import pytest
 
-from homeagent.tools.action_protocol import extract_actions
-from homeagent.tools.repair import RepairError, cjk_repair, loads_lenient, split_named_call
+from homeagent.llm.dialect.blocks import extract_actions
+from homeagent.llm.dialect.repair import RepairError, cjk_repair, loads_lenient, split_named_call
 
 TASK = ("create_task", {"content": "提交周报", "due": "明天"})
 WATER = ("record_water", {"amount": "一杯"})
