@@ -38,8 +38,8 @@ from homeagent.actions.dates import DateError, parse_when  # noqa: E402
 from homeagent.actions.health import sleep_minutes, water_ml  # noqa: E402
 from homeagent.actions.modes import ALIASES  # noqa: E402
 from homeagent.actions.money import MoneyError, parse_money  # noqa: E402
-from homeagent.actions.numbers import find_number, numbers_in, parse_number  # noqa: E402
 from homeagent.llm.base import Message  # noqa: E402
+from homeagent.numbers import find_number, numbers_in, parse_number  # noqa: E402
 from homeagent.tools.action_protocol import (  # noqa: E402
     action_grammar,
     copy_constrained,

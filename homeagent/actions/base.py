@@ -19,13 +19,13 @@ from typing import Any, Literal, Protocol
 
 from homeagent.actions.dates import DateError, When, day_range, parse_when
 from homeagent.actions.money import Money, MoneyError, parse_money
-from homeagent.actions.numbers import parse_number
 from homeagent.clock import Clock
 from homeagent.errors import ToolError, ToolValidationError
+from homeagent.numbers import parse_number
 from homeagent.store import Database
+from homeagent.text import has_han
 from homeagent.tools.registry import DisplayHint, Permission, ToolContext, ToolOutput, ToolSpec
 
-_CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LATIN_RE = re.compile(r"[A-Za-z]{2,}")
 
 CATEGORIES: dict[str, tuple[str, str]] = {
@@ -228,7 +228,7 @@ class Call:
         self.member: str = getattr(ctx, "member", "") or ""
         # The answer follows the language of the free text (not of enum values like "open").
         texts = " ".join(v for v in _strings({k: v for k, v in args.items() if k not in enums}))
-        if _CJK_RE.search(texts):
+        if has_han(texts):
             self.lang = "zh"
         elif _LATIN_RE.search(texts):
             self.lang = "en"
@@ -365,7 +365,7 @@ def _first_number(text: str) -> float | None:
     value = parse_number(text)
     if value is not None:
         return value
-    from homeagent.actions.numbers import find_number
+    from homeagent.numbers import find_number
 
     return find_number(text)
 

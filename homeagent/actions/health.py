@@ -26,8 +26,8 @@ from homeagent.actions.base import (
     update,
     when,
 )
-from homeagent.actions.numbers import NUM, find_number, parse_number
 from homeagent.errors import ToolValidationError
+from homeagent.numbers import NUM, find_number, parse_number
 from homeagent.tools.registry import Permission, ToolOutput
 
 ACTIONS = ActionSet("health")

@@ -24,8 +24,12 @@ from typing import Any
 import anyio
 import structlog
 
-from homeagent.actions.numbers import numbers_in
 from homeagent.agent.conversation import Conversation
+from homeagent.agent.prompt import PromptBuilder
+from homeagent.agent.runs import RunHub
+from homeagent.clock import Clock
+from homeagent.config import AgentConfig
+from homeagent.errors import ProviderError
 from homeagent.io.events import (
     AgentEvent,
     AnswerDelta,
@@ -37,11 +41,6 @@ from homeagent.io.events import (
     TurnNotice,
     TurnStarted,
 )
-from homeagent.agent.prompt import PromptBuilder
-from homeagent.agent.runs import RunHub
-from homeagent.clock import Clock
-from homeagent.config import AgentConfig
-from homeagent.errors import ProviderError
 from homeagent.io.interrupt import Inbox, Interrupt
 from homeagent.llm.base import (
     ChatRequest,
@@ -55,6 +54,7 @@ from homeagent.llm.base import (
     Usage,
 )
 from homeagent.log import get_logger
+from homeagent.numbers import numbers_in
 from homeagent.tools.action_protocol import (
     ActionStreamFilter,
     action_grammar,

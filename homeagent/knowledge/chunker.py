@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from homeagent.memory.text import estimate_tokens
+from homeagent.text import estimate_tokens
 
 DEFAULT_MAX_TOKENS = 300
 

@@ -41,8 +41,9 @@ import anyio
 import numpy as np
 
 from homeagent.log import get_logger
-from homeagent.memory.text import _CJK, normalize, tokenize
 from homeagent.store.db import Database
+from homeagent.text import CJK as _CJK
+from homeagent.text import normalize, tokenize
 
 log = get_logger("homeagent.memory.vector")
 

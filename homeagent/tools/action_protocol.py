@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from homeagent.llm.base import ToolCall
-from homeagent.memory.text import tokenize
+from homeagent.text import CJK_CLASS, tokenize
 from homeagent.tools.registry import ToolSpec
 from homeagent.tools.repair import RepairError, loads_lenient, split_named_call
 from homeagent.tools.selection import featured_examples, parse_example
@@ -313,7 +313,7 @@ def render_offered(selected: Sequence[ToolSpec], *, examples: bool = True) -> st
     return "## Actions for this message\n" + render_action_catalog(selected, examples=examples)
 
 
-_UNIT_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]|[A-Za-z0-9][A-Za-z0-9'._:/-]*|[^\s]")
+_UNIT_RE = re.compile(rf"{CJK_CLASS}|[A-Za-z0-9][A-Za-z0-9'._:/-]*|[^\s]")
 _EDGE_RE = re.compile(r"^[\W_]|[\W_]$")
 
 

@@ -30,13 +30,13 @@ from typing import Any
 
 import anyio
 
-from homeagent.memory.text import normalize, tokenize
+from homeagent.text import CJK_RE, normalize, tokenize
 from homeagent.tools.registry import ToolRegistry, ToolSpec
 
 DEFAULT_TOP_K = 8
 _EXAMPLE_RE = re.compile(r"^(?P<text>.*?)\s*→\s*(?P<name>[a-z][a-z0-9_]*)\s*(?P<args>\{.*\})?\s*$", re.S)
 _LATIN_RE = re.compile(r"^[a-z][a-z'-]{4,}$")
-_CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_CJK_RE = CJK_RE
 
 
 @dataclass(frozen=True)

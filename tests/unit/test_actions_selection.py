@@ -201,7 +201,7 @@ def test_call_schema_accepts_examples_and_rejects_other_actions() -> None:
 def test_copy_constrained_grammar_only_allows_the_users_words_and_numbers() -> None:
     from llama_cpp import LlamaGrammar
 
-    from homeagent.actions.numbers import numbers_in
+    from homeagent.numbers import numbers_in
     from homeagent.tools.action_protocol import copy_constrained, utterance_spans
 
     text = "午饭花了35块"
