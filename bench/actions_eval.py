@@ -38,12 +38,12 @@ from homeagent.actions.dates import DateError, parse_when  # noqa: E402
 from homeagent.actions.health import sleep_minutes, water_ml  # noqa: E402
 from homeagent.actions.modes import ALIASES  # noqa: E402
 from homeagent.actions.money import MoneyError, parse_money  # noqa: E402
-from homeagent.actions.numbers import find_number, numbers_in, parse_number  # noqa: E402
 from homeagent.llm.base import Message  # noqa: E402
 from homeagent.llm.dialect.blocks import extract_actions  # noqa: E402
 from homeagent.llm.dialect.grammar import action_grammar, copy_constrained, instruction_terms  # noqa: E402
 from homeagent.llm.dialect.prompt import render_action_catalog, render_offered, render_protocol  # noqa: E402
 from homeagent.llm.dialect.select import ActionSelector, Ranking  # noqa: E402
+from homeagent.numbers import find_number, numbers_in, parse_number  # noqa: E402
 from homeagent.tools.builtin import builtin_tools  # noqa: E402
 
 NOW = datetime(2026, 3, 4, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))  # a Wednesday

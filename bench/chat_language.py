@@ -30,7 +30,9 @@ from types import SimpleNamespace
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+from homeagent.text import HAN_RE  # noqa: E402
+
+_CJK = HAN_RE
 _LATIN = re.compile(r"[A-Za-z]")
 
 

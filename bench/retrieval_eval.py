@@ -44,8 +44,8 @@ from homeagent.clock import FakeClock  # noqa: E402
 from homeagent.memory.cli import all_migrations  # noqa: E402
 from homeagent.memory.documents import DocumentStore, NewDocument, time_rerank  # noqa: E402
 from homeagent.memory.query import QueryPlanner  # noqa: E402
-from homeagent.memory.text import tokenize  # noqa: E402
 from homeagent.store import Database  # noqa: E402
+from homeagent.text import tokenize  # noqa: E402
 
 DATA = ROOT / "bench" / "data"
 KS = (5, 10)

@@ -5,16 +5,22 @@ The composition root calls `register_actions(registry, db=…, clock=…, modes=
 channels=…, settings=…)` once; every action then appears in the tools list, in the
 `[ACTION]` catalog and in the relevant-action index. `action_definitions()` gives the
 static definitions (for `homeagent tools list` without a database).
+
+Each category module exposes `register(registry, deps)` and hands its definitions to a
+fresh `ActionRegistry`; nothing is registered at import, and every call here builds
+its own registry.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 from homeagent.actions import events, extras, finance, goals, health, inventory, life, notes, tasks
 from homeagent.actions.base import (
     CATEGORIES,
     ActionDef,
+    ActionRegistry,
     ActionSettings,
     ChannelSource,
     Deps,
@@ -29,22 +35,38 @@ from homeagent.tools.registry import ToolRegistry, ToolSpec
 __all__ = [
     "CATEGORIES",
     "ActionDef",
+    "ActionRegistry",
     "ActionSettings",
     "HouseholdMode",
     "SearxngSearch",
     "action_definitions",
+    "action_registry",
     "action_specs",
     "register_actions",
 ]
 
-_MODULES = (tasks, events, notes, finance, health, goals, life, inventory, extras)
-_ORDER = tuple(CATEGORIES)
+
+
+class ActionModule(Protocol):
+    """A category module: it hands its actions to the registry it is given."""
+
+    def register(self, registry: ActionRegistry, deps: Deps | None) -> None: ...
+
+
+_MODULES: tuple[ActionModule, ...] = (tasks, events, notes, finance, health, goals, life, inventory, extras)
+
+
+def action_registry(deps: Deps | None = None) -> ActionRegistry:
+    """A new registry holding every module's actions (`deps=None`: for listing)."""
+    registry = ActionRegistry()
+    for module in _MODULES:
+        module.register(registry, deps)
+    return registry
 
 
 def action_definitions() -> tuple[ActionDef, ...]:
     """Every action's static definition, grouped by category in the seed's order."""
-    defs = [d for module in _MODULES for d in module.ACTIONS.defs]
-    return tuple(sorted(defs, key=lambda d: _ORDER.index(d.category)))
+    return action_registry().definitions()
 
 
 def action_specs(
@@ -63,7 +85,7 @@ def action_specs(
     deps = None
     if db is not None and clock is not None:
         deps = Deps(db=db, clock=clock, settings=settings, modes=modes, channels=channels, search=search)
-    return tuple(d.bind(deps) for d in action_definitions())
+    return action_registry(deps).specs(deps)
 
 
 def register_actions(

@@ -2,10 +2,13 @@
 bound to, and `Call`, the per-call helper that reads and checks arguments.
 
 An `ActionDef` is a constant (name, category, description, JSON Schema, permission
-class, examples, and an async `run(call)`); `ActionDef.bind(deps)` makes the `ToolSpec`
-the registry holds. Executors read arguments through `Call`, which resolves dates and
+class, examples, and an async `run(call)`), made by a module's `Category.define`
+decorator; the module hands its definitions to an `ActionRegistry` in its
+`register(registry, deps)`, and `ActionDef.bind(deps)` makes the `ToolSpec` the tool
+registry holds. Executors read arguments through `Call`, which resolves dates and
 amounts against the injected clock and raises `ToolValidationError` naming the field and
 the expected format, and answers in the language of the arguments (Chinese or English).
+The SQL helpers live in `homeagent.actions.sql`, which imports nothing from here.
 """
 
 from __future__ import annotations
@@ -13,19 +16,19 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any, Literal, Protocol
 
 from homeagent.actions.dates import DateError, When, day_range, parse_when
 from homeagent.actions.money import Money, MoneyError, parse_money
-from homeagent.actions.numbers import parse_number
 from homeagent.clock import Clock
 from homeagent.errors import ToolError, ToolValidationError
+from homeagent.numbers import find_number, parse_number
 from homeagent.store import Database
+from homeagent.text import has_han
 from homeagent.tools.registry import DisplayHint, Permission, ToolContext, ToolOutput, ToolSpec
 
-_CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LATIN_RE = re.compile(r"[A-Za-z]{2,}")
 
 CATEGORIES: dict[str, tuple[str, str]] = {
@@ -127,12 +130,12 @@ class ActionDef:
         )
 
 
-@dataclass
-class ActionSet:
-    """The definitions of one category module, in declaration order."""
+@dataclass(frozen=True)
+class Category:
+    """Makes the `ActionDef`s of one category module. A constant: it holds no actions;
+    the module hands the definitions it made to a registry in its `register`."""
 
-    category: str
-    defs: list[ActionDef] = field(default_factory=list)
+    name: str
 
     def define(
         self,
@@ -145,7 +148,8 @@ class ActionSet:
         examples: Iterable[tuple[str, Mapping[str, Any]]] = (),
         featured: int = 0,
         category: str | None = None,
-    ) -> Callable[[Runner], Runner]:
+    ) -> Callable[[Runner], ActionDef]:
+        """A decorator turning an executor `async def run(call)` into its `ActionDef`."""
         schema: dict[str, Any] = {
             "type": "object",
             "properties": dict(properties),
@@ -155,14 +159,40 @@ class ActionSet:
         if req:
             schema["required"] = req
 
-        def wrap(run: Runner) -> Runner:
-            self.defs.append(
-                ActionDef(name, category or self.category, description, schema, run, permission,
-                          tuple(examples), featured)
-            )
-            return run
+        def wrap(run: Runner) -> ActionDef:
+            return ActionDef(name, category or self.name, description, schema, run, permission,
+                             tuple(examples), featured)
 
         return wrap
+
+
+class ActionRegistry:
+    """The actions of one build, as the modules' `register(registry, deps)` hand them over.
+
+    Built fresh by whoever needs one (`register_actions` for the daemon,
+    `action_definitions` for the CLI and tests); nothing is kept between builds.
+    Duplicate names and unknown categories raise.
+    """
+
+    def __init__(self) -> None:
+        self._defs: dict[str, ActionDef] = {}
+
+    def add(self, *defs: ActionDef) -> None:
+        for d in defs:
+            if d.category not in CATEGORIES:
+                raise ValueError(f"action {d.name!r} has an unknown category {d.category!r}")
+            if d.name in self._defs:
+                raise ValueError(f"action {d.name!r} is already registered")
+            self._defs[d.name] = d
+
+    def definitions(self) -> tuple[ActionDef, ...]:
+        """Grouped by category in the seed's order; within one, in the order added."""
+        order = list(CATEGORIES)
+        return tuple(sorted(self._defs.values(), key=lambda d: order.index(d.category)))
+
+    def specs(self, deps: Deps | None) -> tuple[ToolSpec, ...]:
+        """The ToolSpecs bound to `deps` (None: listed for reference, not runnable)."""
+        return tuple(d.bind(deps) for d in self.definitions())
 
 
 # -- JSON Schema fragments -------------------------------------------------------------
@@ -228,7 +258,7 @@ class Call:
         self.member: str = getattr(ctx, "member", "") or ""
         # The answer follows the language of the free text (not of enum values like "open").
         texts = " ".join(v for v in _strings({k: v for k, v in args.items() if k not in enums}))
-        if _CJK_RE.search(texts):
+        if has_han(texts):
             self.lang = "zh"
         elif _LATIN_RE.search(texts):
             self.lang = "en"
@@ -363,11 +393,7 @@ def _strings(value: Any) -> Iterable[str]:
 
 def _first_number(text: str) -> float | None:
     value = parse_number(text)
-    if value is not None:
-        return value
-    from homeagent.actions.numbers import find_number
-
-    return find_number(text)
+    return value if value is not None else find_number(text)
 
 
 def _names_single_day(text: str) -> bool:
@@ -376,22 +402,7 @@ def _names_single_day(text: str) -> bool:
     )
 
 
-# The SQL helpers live in their own module; action modules import them from here too.
-from homeagent.actions.sql import (  # noqa: E402
-    delete,
-    find,
-    insert,
-    like,
-    page,
-    private_to,
-    rows,
-    show_when,
-    tags_of,
-    update,
-)
-
 __all__ = [
-    "ID", "LIST", "PAGE", "CATEGORIES", "ActionDef", "ActionSet", "ActionSettings", "Call", "ChannelSource",
-    "Deps", "ModeStore", "SearchBackend", "boolean", "delete", "enum", "find", "i", "insert", "like", "num",
-    "page", "private_to", "rows", "s", "show_when", "strings", "tags_of", "update", "when",
+    "ID", "LIST", "PAGE", "CATEGORIES", "ActionDef", "ActionRegistry", "ActionSettings", "Call", "Category",
+    "ChannelSource", "Deps", "ModeStore", "SearchBackend", "boolean", "enum", "i", "num", "s", "strings", "when",
 ]

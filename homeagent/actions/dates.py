@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Literal
 
-from homeagent.actions.numbers import NUM, parse_number
+from homeagent.numbers import NUM, parse_number
 
 Prefer = Literal["future", "past", "nearest"]  # nearest: no rolling into another year/week
 

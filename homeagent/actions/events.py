@@ -8,27 +8,22 @@ from typing import Any
 from homeagent.actions.base import (
     ID,
     LIST,
-    ActionSet,
+    ActionRegistry,
     Call,
+    Category,
+    Deps,
     boolean,
-    delete,
     enum,
-    find,
     i,
-    insert,
-    like,
-    page,
-    rows,
     s,
-    show_when,
-    update,
     when,
 )
+from homeagent.actions.sql import Where, delete, find, insert, page, rows, show_when, update
 from homeagent.errors import ToolValidationError
 from homeagent.store import Database
 from homeagent.tools.registry import Permission, ToolOutput
 
-ACTIONS = ActionSet("event_habit")
+CATEGORY = Category("event_habit")
 EVENT = ("日程", "events")
 HABIT = ("习惯", "habits")
 
@@ -43,7 +38,7 @@ def render_event(row: dict[str, Any], lang: str = "zh") -> str:
     return text
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "create_event",
     "创建日程（会议、约会、活动）/ Put an event on the calendar (meeting, appointment, outing)",
     {
@@ -87,7 +82,7 @@ async def create_event(c: Call) -> ToolOutput:
                   f"Created event #{row_id}: {title}, {when_text}.", {"id": row_id, **row})
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "list_events",
     "查询日程，默认从今天起 7 天 / List calendar events, by default the next 7 days",
     LIST,
@@ -102,23 +97,13 @@ async def list_events(c: Call) -> ToolOutput:
     start, end = c.range()
     if start is None and end is None:
         start, end = c.today, c.today + timedelta(days=6)
-    where, params = [], []
-    if start:
-        where.append("day >= ?")
-        params.append(start.isoformat())
-    if end:
-        where.append("day <= ?")
-        params.append(end.isoformat())
-    if c.text("query"):
-        clause, extra = like(["title", "location", "notes"], c.text("query") or "")
-        where.append(clause)
-        params += extra
+    where = Where().between("day", start, end).keyword(["title", "location", "notes"], c.text("query"))
     limit, offset = c.page()
-    found, total = await page(c.db, "events", where, params, "start, id", limit, offset)
+    found, total = await page(c.db, "events", where, "start, id", limit, offset)
     return c.listing(EVENT, found, total, lambda r: render_event(dict(r)), offset=offset)
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "update_event",
     "修改日程的时间、标题、地点 / Change an event's time, title or place",
     {
@@ -162,7 +147,7 @@ async def update_event(c: Call) -> ToolOutput:
     return c.done(f"已更新日程：{merged}。", f"Updated event: {merged}.", {"id": row["id"], **changes})
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "delete_event",
     "删除（取消）一个日程 / Delete (cancel) an event",
     {"id": ID, "title": s("日程标题里的词 / words of the event's title")},
@@ -223,7 +208,7 @@ def _streaks(days: list[date], today: date, frequency: str, target: int) -> tupl
     return current, best
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "create_habit",
     "创建一个要坚持的习惯 / Start tracking a habit",
     {
@@ -251,7 +236,7 @@ async def create_habit(c: Call) -> ToolOutput:
                   f"Created habit #{row_id}: {name} ({row['target']}× {row['frequency']}).", {"id": row_id, **row})
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "check_in_habit",
     "习惯打卡（没有这个习惯时会自动创建）/ Check in a habit for a day (creates the habit if new)",
     {
@@ -276,8 +261,8 @@ async def check_in_habit(c: Call) -> ToolOutput:
         name = c.need("habit")
         found = await rows(c.db, "SELECT * FROM habits WHERE name = ? AND status != 'archived'", (name,))
         if not found:
-            clause, params = like(["name"], name)
-            found = await rows(c.db, f"SELECT * FROM habits WHERE status != 'archived' AND {clause}", params)
+            where = Where().add("status != 'archived'").keyword(["name"], name)
+            found = await rows(c.db, f"SELECT * FROM habits{where.sql()}", where.params)
         if len(found) > 1:
             habit = await find(c, "habits", "name", text_key="habit", noun=HABIT, where=["status != 'archived'"])
         elif found:
@@ -299,7 +284,7 @@ async def check_in_habit(c: Call) -> ToolOutput:
     )
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "list_habits",
     "查询习惯及连续打卡天数 / List habits with their streaks and today's check-in",
     {"query": s("关键词 / keyword"), "include_archived": boolean("包含已归档的 / include archived habits")},
@@ -322,7 +307,7 @@ async def list_habits(c: Call) -> ToolOutput:
     return c.listing(HABIT, stats, len(stats), render)
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "update_habit",
     "修改习惯的名称、频率、目标或状态（暂停/归档）/ Change a habit's name, frequency, target or status",
     {
@@ -348,7 +333,7 @@ async def update_habit(c: Call) -> ToolOutput:
                   f"Updated habit #{habit['id']}: { {**habit, **changes}['name'] }.", {"id": habit["id"], **changes})
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "delete_habit",
     "删除一个习惯及其打卡记录 / Delete a habit and its check-ins",
     {"id": ID, "habit": s("习惯名称 / the habit's name")},
@@ -360,3 +345,18 @@ async def delete_habit(c: Call) -> ToolOutput:
     await delete(c.db, "habits", habit["id"])
     return c.done(f"已删除习惯 #{habit['id']}：{habit['name']}。",
                   f"Deleted habit #{habit['id']}: {habit['name']}.", {"id": habit["id"]})
+
+
+def register(registry: ActionRegistry, deps: Deps | None) -> None:
+    """Hand the event and habit actions to `registry` (`deps` is None when they are only listed)."""
+    registry.add(
+        create_event,
+        list_events,
+        update_event,
+        delete_event,
+        create_habit,
+        check_in_habit,
+        list_habits,
+        update_habit,
+        delete_habit,
+    )

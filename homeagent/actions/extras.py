@@ -11,26 +11,25 @@ from typing import Any
 
 from homeagent.actions.base import (
     PAGE,
-    ActionSet,
+    ActionRegistry,
     Call,
+    Category,
+    Deps,
     boolean,
     enum,
     i,
-    insert,
     num,
-    rows,
     s,
-    show_when,
     strings,
-    tags_of,
     when,
 )
 from homeagent.actions.money import Money
+from homeagent.actions.sql import insert, rows, show_when, tags_of
 from homeagent.errors import ToolError, ToolValidationError
 from homeagent.store import Database
 from homeagent.tools.registry import Permission, ToolOutput
 
-ACTIONS = ActionSet("mode_extras")
+CATEGORY = Category("mode_extras")
 
 
 def _modes(c: Call) -> Any:
@@ -39,7 +38,7 @@ def _modes(c: Call) -> Any:
     return c.deps.modes
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "switch_mode",
     "切换家庭模式：home 在家、away 离家、sleep 睡眠、guest 访客 / Switch the household mode: home, away, sleep, guest",
     {"mode": s("模式名，如 home、away、sleep、guest，或 在家、离家、睡眠、访客 / the mode"),
@@ -57,7 +56,7 @@ async def switch_mode(c: Call) -> ToolOutput:
                   {"mode": new, "previous": previous})
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "get_current_mode",
     "查询当前家庭模式 / Tell the current household mode",
     {},
@@ -76,7 +75,7 @@ async def _record(c: Call, table: str, row: dict[str, Any], zh: str, en: str) ->
     return c.done(f"已记录{zh} #{row_id}。", f"Recorded {en} #{row_id}.", {"id": row_id, **row})
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "record_dream",
     "记录梦境（梦见、梦到、做梦）/ Record a dream (dreamt, dreamed)",
     {"content": s("梦的内容 / the dream"), "mood": s("醒来的感受 / how it felt"), "date": when("哪天晚上，默认今天 / which night")},
@@ -90,7 +89,7 @@ async def record_dream(c: Call) -> ToolOutput:
                          f"梦境：{content[:30]}", f"the dream: {content[:40]}")
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "record_movie",
     "记录看过或想看的电影、剧集 / Record a film or series watched or to watch",
     {"title": s("片名 / title"), "kind": enum("movie 电影、tv 剧集、anime 动画、documentary 纪录片", "movie", "tv", "anime", "documentary"),
@@ -127,7 +126,7 @@ async def upcoming_birthdays(db: Database, today: date) -> list[dict[str, Any]]:
     return sorted(out, key=lambda b: b["days"])
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "add_birthday",
     "添加某人的生日 / Add someone's birthday",
     {"person": s("谁的生日 / whose"), "date": s("生日，如 5月20日 或 1990-05-20 / birthday, e.g. May 20 or 1990-05-20"),
@@ -149,7 +148,7 @@ async def add_birthday(c: Call) -> ToolOutput:
                   f"Added {name}'s birthday: {day.strftime('%B')} {day.day} ({nxt['days']} days to go).", {"id": row_id, **row})
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "list_birthdays",
     "查询生日，按最近的排序 / List birthdays, soonest first",
     {"within_days": i("只看多少天内的 / only those within this many days", 1, 366), "query": s("名字 / name"), **PAGE},
@@ -172,7 +171,7 @@ async def list_birthdays(c: Call) -> ToolOutput:
     return c.listing(("生日", "birthdays"), found[offset : offset + limit], len(found), render, offset=offset)
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "add_book",
     "添加书籍到书单（想读、在读、读过）/ Add a book to the reading list (want, reading, read)",
     {"title": s("书名 / title"), "author": s("作者 / author"),
@@ -188,7 +187,7 @@ async def add_book(c: Call) -> ToolOutput:
                          f"书籍《{title}》", f"the book {title}")
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "create_study_plan",
     "创建学习计划 / Create a study plan",
     {"subject": s("学什么 / the subject"), "goal": s("目标 / the aim"), "start": when("开始日期，默认今天 / start"),
@@ -209,7 +208,7 @@ async def create_study_plan(c: Call) -> ToolOutput:
     return await _record(c, "study_plans", row, f"学习计划：{subject}{detail}", f"the study plan: {subject}{detail}")
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "create_idea",
     "记录一个灵感或点子 / Capture an idea",
     {"content": s("灵感内容 / the idea"), "tags": strings("标签 / tags")},
@@ -227,7 +226,7 @@ def _at(c: Call) -> tuple[str, str]:
     return (found.iso(), found.day.isoformat()) if found else (c.now.isoformat(timespec="seconds"), c.today.isoformat())
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "record_pet_activity",
     "记录宠物（猫、狗）的活动：喂食、遛狗、洗澡、看兽医 / Record a pet (cat, dog) activity: fed, walked, bath, vet",
     {"pet": s("宠物名 / the pet"), "activity": s("做了什么 / what happened"), "note": s("备注 / note"),
@@ -242,7 +241,7 @@ async def record_pet_activity(c: Call) -> ToolOutput:
                          f"{pet}：{activity}（{show_when(at)}）", f"{pet}: {activity} ({show_when(at)})")
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "record_plant_watering",
     "记录给植物浇水 / Record watering a plant",
     {"plant": s("植物 / the plant"), "amount_ml": i("浇水量（毫升）/ water in ml", 1, 20000), "note": s("备注 / note"),
@@ -263,7 +262,7 @@ async def record_plant_watering(c: Call) -> ToolOutput:
     return out
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "add_recipe",
     "添加食谱 / Save a recipe",
     {"dish": s("菜名 / the dish"), "ingredients": strings("食材 / ingredients"),
@@ -280,7 +279,7 @@ async def add_recipe(c: Call) -> ToolOutput:
                                         "note": c.text("note", "")}, f"食谱：{name}", f"the recipe: {name}")
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "record_medical",
     "记录一次就诊（看医生、看牙、去医院）/ Record a visit to the doctor, dentist or hospital",
     {"reason": s("为什么看病 / why"), "hospital": s("医院 / hospital or clinic"), "department": s("科室 / department"),
@@ -303,7 +302,7 @@ async def record_medical(c: Call) -> ToolOutput:
                          f"the visit: {reason} ({day.isoformat()}{cost_text})")
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "add_person",
     "添加联系人 / Add a contact",
     {"person": s("姓名 / name"), "relation": s("关系，如 同事、表姐 / relation"), "phone": s("电话 / phone"),
@@ -325,7 +324,7 @@ async def add_person(c: Call) -> ToolOutput:
                          f"联系人：{name}", f"the contact: {name}")
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "add_address",
     "保存一个地址 / Save an address",
     {"label": s("名称，如 公司、奶奶家 / label, e.g. office"), "address": s("详细地址 / the address"),
@@ -340,7 +339,7 @@ async def add_address(c: Call) -> ToolOutput:
                                           "note": c.text("note", "")}, f"地址：{label}", f"the address: {label}")
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "add_coupon",
     "保存优惠券 / Save a coupon",
     {"title": s("优惠券 / what it is"), "store": s("商家 / store"), "discount": s("优惠，如 满100减20 / discount"),
@@ -357,3 +356,25 @@ async def add_coupon(c: Call) -> ToolOutput:
     until = c.t(f"，有效期至 {row['expires']}", f", valid until {row['expires']}") if expires else ""
     return await _record(c, "coupons", row, f"优惠券：{row['store']} {title}{until}".replace("  ", " "),
                          f"the coupon: {row['store']} {title}{until}".replace("  ", " "))
+
+
+def register(registry: ActionRegistry, deps: Deps | None) -> None:
+    """Hand the mode and extras actions to `registry` (`deps` is None when they are only listed)."""
+    registry.add(
+        switch_mode,
+        get_current_mode,
+        record_dream,
+        record_movie,
+        add_birthday,
+        list_birthdays,
+        add_book,
+        create_study_plan,
+        create_idea,
+        record_pet_activity,
+        record_plant_watering,
+        add_recipe,
+        record_medical,
+        add_person,
+        add_address,
+        add_coupon,
+    )

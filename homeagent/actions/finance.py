@@ -6,14 +6,15 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from homeagent.actions.base import LIST, ActionSet, Call, enum, insert, like, page, rows, s, when
+from homeagent.actions.base import LIST, ActionRegistry, Call, Category, Deps, enum, s, when
 from homeagent.actions.dates import add_months
 from homeagent.actions.money import Money
+from homeagent.actions.sql import Where, insert, page, rows
 from homeagent.errors import ToolValidationError
 from homeagent.store import Database
 from homeagent.tools.registry import Permission, ToolOutput
 
-ACTIONS = ActionSet("finance")
+CATEGORY = Category("finance")
 NOUN = ("收支", "transactions")
 _PERIODS = ("none", "weekly", "monthly", "quarterly", "yearly")
 # Category guesses from the note when the model gives none (keeps summaries useful).
@@ -51,7 +52,7 @@ def totals_text(totals: list[dict[str, Any]], lang: str) -> str:
     return ("合计：" if lang == "zh" else "Totals: ") + "; ".join(parts) if parts else ""
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "record_transaction",
     "记一笔支出或收入（记账）/ Record an expense or income",
     {
@@ -93,18 +94,17 @@ async def record_transaction(c: Call) -> ToolOutput:
     )
 
 
-async def totals(db: Database, where: list[str], params: list[Any]) -> list[dict[str, Any]]:
-    clause = f" WHERE {' AND '.join(where)}" if where else ""
+async def totals(db: Database, where: Where) -> list[dict[str, Any]]:
     return await rows(
         db,
         "SELECT currency, SUM(CASE WHEN kind = 'expense' THEN amount_minor ELSE 0 END) AS expense,"
         " SUM(CASE WHEN kind = 'income' THEN amount_minor ELSE 0 END) AS income"
-        f" FROM transactions{clause} GROUP BY currency ORDER BY currency",
-        params,
+        f" FROM transactions{where.sql()} GROUP BY currency ORDER BY currency",
+        where.params,
     )
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "list_transactions",
     "查询收支记录和合计，默认本月 / List transactions with totals, by default this month",
     {"type": enum("expense 或 income", "expense", "income"), "category": s("类别 / category"), **LIST},
@@ -119,27 +119,11 @@ async def list_transactions(c: Call) -> ToolOutput:
     start, end = c.range()
     if start is None and end is None:
         start = c.today.replace(day=1)
-    where: list[str] = []
-    params: list[Any] = []
-    if start:
-        where.append("day >= ?")
-        params.append(start.isoformat())
-    if end:
-        where.append("day <= ?")
-        params.append(end.isoformat())
-    if c.text("type"):
-        where.append("kind = ?")
-        params.append(c.text("type"))
-    if c.text("category"):
-        where.append("category = ?")
-        params.append(c.text("category"))
-    if c.text("query"):
-        clause, extra = like(["note", "category"], c.text("query") or "")
-        where.append(clause)
-        params += extra
+    where = (Where().between("day", start, end).equal("kind", c.text("type")).equal("category", c.text("category"))
+             .keyword(["note", "category"], c.text("query")))
     limit, offset = c.page()
-    found, total = await page(c.db, "transactions", where, params, "day DESC, id DESC", limit, offset)
-    summary = totals_text(await totals(c.db, where, params), c.lang)
+    found, total = await page(c.db, "transactions", where, "day DESC, id DESC", limit, offset)
+    summary = totals_text(await totals(c.db, where), c.lang)
     return c.listing(NOUN, found, total, lambda r: render(dict(r), c.lang), offset=offset, extra=summary)
 
 
@@ -151,7 +135,7 @@ def next_charge(last: date, period: str, today: date) -> date:
     return nxt
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "list_subscriptions",
     "查询订阅（由周期性收支记录得出）和每月花费 / List subscriptions (from recurring transactions) and their monthly cost",
     {"query": s("关键词 / keyword")},
@@ -192,3 +176,12 @@ async def list_subscriptions(c: Call) -> ToolOutput:
         total = "; ".join(Money(v, k).format() for k, v in sorted(per_month.items()))
         extra = c.t(f"每月约 {total}", f"About {total} a month")
     return c.listing(("订阅", "subscriptions"), subs, len(subs), render_sub, extra=extra)
+
+
+def register(registry: ActionRegistry, deps: Deps | None) -> None:
+    """Hand the finance actions to `registry` (`deps` is None when they are only listed)."""
+    registry.add(
+        record_transaction,
+        list_transactions,
+        list_subscriptions,
+    )

@@ -7,23 +7,21 @@ from typing import Any
 from homeagent.actions.base import (
     ID,
     PAGE,
-    ActionSet,
+    ActionRegistry,
     Call,
+    Category,
+    Deps,
     enum,
-    find,
-    insert,
     num,
-    page,
-    rows,
     s,
-    update,
     when,
 )
 from homeagent.actions.events import habit_stats
+from homeagent.actions.sql import Where, find, insert, page, rows, update
 from homeagent.errors import ToolValidationError
 from homeagent.tools.registry import Permission, ToolOutput
 
-ACTIONS = ActionSet("goal")
+CATEGORY = Category("goal")
 NOUN = ("目标", "goals")
 STREAK_MILESTONES = (3, 7, 21, 30, 100, 365)
 COUNT_MILESTONES = (10, 50, 100, 500)
@@ -44,7 +42,7 @@ def render(row: dict[str, Any], lang: str) -> str:
     return text
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "create_goal",
     "创建一个目标，可设目标数值和截止日期 / Set a goal, optionally with a target number and a deadline",
     {"title": s("目标 / the goal"), "target": num("目标数值，如 12（本书）/ target number, e.g. 12 (books)"),
@@ -65,7 +63,7 @@ async def create_goal(c: Call) -> ToolOutput:
                   f"Created goal {render({'id': row_id, 'status': 'active', **row}, 'en')}.", {"id": row_id, **row})
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "list_goals",
     "查询目标及进度 / List goals and their progress",
     {"status": enum("active 进行中（默认）、done 已完成、abandoned 已放弃、all 全部", "active", "done", "abandoned", "all"),
@@ -75,19 +73,13 @@ async def create_goal(c: Call) -> ToolOutput:
 )
 async def list_goals(c: Call) -> ToolOutput:
     status = c.text("status", "active")
-    where, params = [], []
-    if status != "all":
-        where.append("status = ?")
-        params.append(status)
-    if c.text("query"):
-        where.append("title LIKE ?")
-        params.append(f"%{c.text('query')}%")
+    where = Where().equal("status", None if status == "all" else status).contains("title", c.text("query"))
     limit, offset = c.page()
-    found, total = await page(c.db, "goals", where, params, "deadline IS NULL, deadline, id", limit, offset)
+    found, total = await page(c.db, "goals", where, "deadline IS NULL, deadline, id", limit, offset)
     return c.listing(NOUN, found, total, lambda r: render(dict(r), c.lang), offset=offset)
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "update_goal_progress",
     "更新目标进度：增加多少（add）或当前达到多少（progress）/ Update a goal: add to it, or set where it stands",
     {"id": ID, "title": s("目标名称里的词，用来找到目标 / words of the goal, to find it"),
@@ -151,7 +143,7 @@ async def achievements(c: Call) -> list[dict[str, Any]]:
     return out
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "list_achievements",
     "查询已获得的成就（来自习惯连续打卡、目标完成和任务数）/ List earned achievements (habit streaks, goals, tasks done)",
     PAGE,
@@ -163,3 +155,13 @@ async def list_achievements(c: Call) -> ToolOutput:
     limit, offset = c.page()
     return c.listing(("成就", "achievements"), earned[offset : offset + limit], len(earned),
                      lambda a: a["title"], offset=offset)
+
+
+def register(registry: ActionRegistry, deps: Deps | None) -> None:
+    """Hand the goal and achievement actions to `registry` (`deps` is None when they are only listed)."""
+    registry.add(
+        create_goal,
+        list_goals,
+        update_goal_progress,
+        list_achievements,
+    )

@@ -10,27 +10,14 @@ import re
 from datetime import timedelta
 from typing import Any
 
-from homeagent.actions.base import (
-    LIST,
-    ActionSet,
-    Call,
-    enum,
-    i,
-    insert,
-    num,
-    page,
-    private_to,
-    rows,
-    s,
-    show_when,
-    update,
-    when,
-)
-from homeagent.actions.numbers import NUM, find_number, parse_number
+from homeagent.actions.base import LIST, ActionRegistry, Call, Category, Deps, enum, i, num, s, when
+from homeagent.actions.sql import Where, insert, page, private_to, rows, show_when, update
 from homeagent.errors import ToolValidationError
+from homeagent.numbers import NUM, find_number, parse_number
+from homeagent.text import HAN
 from homeagent.tools.registry import Permission, ToolOutput
 
-ACTIONS = ActionSet("health")
+CATEGORY = Category("health")
 _MOOD_SCORES = (
     (5, ("超开心", "非常好", "特别好", "太棒", "excellent", "amazing", "fantastic", "thrilled")),
     (1, ("很差", "糟糕", "崩溃", "terrible", "awful", "miserable", "depressed")),
@@ -56,23 +43,17 @@ def _moment(c: Call, key: str = "time") -> tuple[str, str]:
     return found.iso(), found.day.isoformat()
 
 
-def _range(c: Call, days: int) -> tuple[list[str], list[Any]]:
+def _range(c: Call, days: int, column: str = "day") -> Where:
+    """The member's own records in the asked `from`/`to` range (default: the last `days`)."""
     clause, params = private_to(c.member)
-    where = [clause]
     start, end = c.range(default_days=days)
-    if start:
-        where.append("day >= ?")
-        params.append(start.isoformat())
-    if end:
-        where.append("day <= ?")
-        params.append(end.isoformat())
-    return where, params
+    return Where().add(clause, *params).between(column, start, end)
 
 
 TIME = when("时间，默认现在 / when, default now")
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "record_mood",
     "记录心情（开心、难过、焦虑、累）/ Record how the user feels (happy, sad, anxious, stressed, tired)",
     {"mood": s("心情，用用户的话，如 开心、焦虑 / the mood in the user's words"),
@@ -97,7 +78,7 @@ async def record_mood(c: Call) -> ToolOutput:
                   {"id": row_id, **row})
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "list_moods",
     "查询心情记录，默认最近 7 天 / List mood records, by default the last 7 days",
     LIST,
@@ -105,9 +86,9 @@ async def record_mood(c: Call) -> ToolOutput:
     examples=[("我最近心情怎么样", {"from": "最近7天"}), ("How has my mood been this month?", {"from": "this month"})],
 )
 async def list_moods(c: Call) -> ToolOutput:
-    where, params = _range(c, 7)
+    where = _range(c, 7)
     limit, offset = c.page()
-    found, total = await page(c.db, "moods", where, params, "at DESC", limit, offset)
+    found, total = await page(c.db, "moods", where, "at DESC", limit, offset)
     scores = [r["score"] for r in found if r["score"]]
     extra = c.t(f"平均 {sum(scores) / len(scores):.1f}/5", f"average {sum(scores) / len(scores):.1f}/5") if scores else ""
     return c.listing(("心情", "mood records"), found, total,
@@ -115,7 +96,7 @@ async def list_moods(c: Call) -> ToolOutput:
                      + (f" — {r['note']}" if r["note"] else ""), offset=offset, extra=extra)
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "record_diet",
     "记录吃了什么（饮食）/ Record what was eaten",
     {"food": s("食物 / the food"), "meal": enum("餐次 / which meal", *_MEALS),
@@ -137,7 +118,7 @@ async def record_diet(c: Call) -> ToolOutput:
                   f"Recorded #{row_id}: {meal + ' ' if meal else ''}{food}.", {"id": row_id, **row})
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "list_diets",
     "查询饮食记录，默认今天 / List what was eaten, by default today",
     {"meal": enum("餐次 / which meal", *_MEALS), **LIST},
@@ -145,12 +126,9 @@ async def record_diet(c: Call) -> ToolOutput:
     examples=[("我今天都吃了什么", {"from": "今天"}), ("What did I eat yesterday?", {"from": "yesterday"})],
 )
 async def list_diets(c: Call) -> ToolOutput:
-    where, params = _range(c, 1)
-    if c.text("meal"):
-        where.append("meal = ?")
-        params.append(c.text("meal"))
+    where = _range(c, 1).equal("meal", c.text("meal"))
     limit, offset = c.page()
-    found, total = await page(c.db, "diets", where, params, "at DESC", limit, offset)
+    found, total = await page(c.db, "diets", where, "at DESC", limit, offset)
     kcal = sum(r["calories"] or 0 for r in found)
     extra = c.t(f"热量合计 {kcal} 千卡", f"{kcal} kcal in all") if kcal else ""
     return c.listing(("饮食记录", "meals"), found, total,
@@ -166,7 +144,7 @@ def water_ml(value: Any, cup_ml: int) -> int | None:
     number = find_number(text)
     number = 1.0 if number is None else number
     known = r"ml|毫升|升|\bl\b|liter|litre|瓶|bottle|杯|cup|glass|口"
-    if re.search(r"[a-z\u4e00-\u9fff]", re.sub(rf"{NUM}|个|半|{known}|of|water|水|e?s\b|\s", "", text)):
+    if re.search(rf"[a-z{HAN}]", re.sub(rf"{NUM}|个|半|{known}|of|water|水|e?s\b|\s", "", text)):
         return None  # a unit we do not know: ask for millilitres or cups
     if re.search(r"ml|毫升", text):
         return int(number)
@@ -179,7 +157,7 @@ def water_ml(value: Any, cup_ml: int) -> int | None:
     return int(number)
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "record_water",
     "记录喝水 / Record drinking water",
     {"amount": num("水量：毫升数，或 一杯、2 cups / millilitres, or e.g. one glass, 2 cups"), "time": TIME},
@@ -202,7 +180,7 @@ async def record_water(c: Call) -> ToolOutput:
                   f"Recorded {ml} ml of water (#{row_id}); {total}/{goal} ml today.", {"id": row_id, "ml": ml, "total": total})
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "list_water",
     "查询喝水量，按天合计，默认今天 / Water drunk per day, by default today",
     {"from": LIST["from"], "to": LIST["to"]},
@@ -210,9 +188,9 @@ async def record_water(c: Call) -> ToolOutput:
     examples=[("我今天喝了多少水", {}), ("How much water did I drink this week?", {"from": "this week"})],
 )
 async def list_water(c: Call) -> ToolOutput:
-    where, params = _range(c, 1)
-    found = await rows(c.db, f"SELECT day, SUM(amount_ml) AS ml, COUNT(*) AS times FROM water_logs WHERE "
-                             f"{' AND '.join(where)} GROUP BY day ORDER BY day DESC", params)
+    where = _range(c, 1)
+    found = await rows(c.db, f"SELECT day, SUM(amount_ml) AS ml, COUNT(*) AS times FROM water_logs"
+                             f"{where.sql()} GROUP BY day ORDER BY day DESC", where.params)
     goal = c.settings.water_goal_ml
     return c.listing(("喝水记录（按天）", "days of water"), found, len(found),
                      lambda r: c.t(f"{r['day']}：{r['ml']}/{goal} 毫升（{r['times']} 次）",
@@ -240,7 +218,7 @@ def sleep_minutes(value: Any) -> int | None:
     return int(round(total))
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "record_sleep",
     "记录睡眠时长或作息 / Record a night's sleep",
     {"hours": num("睡了多久，如 7.5 或 7个半小时 / how long, e.g. 7.5 or 7h30m"),
@@ -271,7 +249,7 @@ async def record_sleep(c: Call) -> ToolOutput:
                   f"Recorded sleep #{row_id}: {h} h {m} min ({day.isoformat()}).", {"id": row_id, **row})
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "record_body",
     "记录体重、身高、体脂、腰围等身体数据 / Record body measurements: weight, height, body fat, waist",
     {"weight_kg": num("体重（公斤）/ weight in kg"), "height_cm": num("身高（厘米）/ height in cm"),
@@ -304,7 +282,7 @@ async def record_body(c: Call) -> ToolOutput:
                   f"Recorded body data #{row_id}: {text} ({day.isoformat()}).", {"id": row_id, **row})
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "record_medicine",
     "记录吃药（用药）/ Record taking a medicine",
     {"medicine": s("药名 / the medicine"), "dose": s("剂量，如 1片、5ml / dose, e.g. 1 tablet"),
@@ -322,7 +300,7 @@ async def record_medicine(c: Call) -> ToolOutput:
                   f"Recorded medicine #{row_id}: {name} {row['dose']} ({show_when(at)}).", {"id": row_id, **row})
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "record_period",
     "记录经期开始或结束 / Record a period starting or ending",
     {"start": when("开始日期，默认今天 / first day, default today"), "end": when("结束日期 / last day"),
@@ -348,7 +326,7 @@ async def record_period(c: Call) -> ToolOutput:
                   f"Recorded period #{row_id} starting {start.isoformat()}.", {"id": row_id, **row})
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "record_health",
     "记录健康指标：血压、心率、血糖、体温、步数等 / Record a health metric: blood pressure, heart rate, blood sugar, temperature, steps",
     {"metric": s("指标，如 血压、心率、blood_sugar / which metric"),
@@ -381,7 +359,7 @@ _HEALTH_TABLES = {
 }
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "list_health",
     "查询健康数据（指标、身体数据、睡眠、用药、经期），默认最近 30 天 / List health records, by default the last 30 days",
     {"kind": enum("metric 指标、body 身体、sleep 睡眠、medicine 用药、period 经期、all 全部",
@@ -398,13 +376,10 @@ async def list_health(c: Call) -> ToolOutput:
     lines: list[dict[str, Any]] = []
     for k in kinds:
         table, order, render = _HEALTH_TABLES[k]
-        where, params = _range(c, 30)
-        if k == "period":
-            where = [w.replace("day", "start_day") if "day" in w else w for w in where]
-        if k == "metric" and c.text("metric"):
-            where.append("metric LIKE ?")
-            params.append(f"%{c.text('metric')}%")
-        found = await rows(c.db, f"SELECT * FROM {table} WHERE {' AND '.join(where)} ORDER BY {order} LIMIT 50", params)
+        where = _range(c, 30, "start_day" if k == "period" else "day")
+        if k == "metric":
+            where.contains("metric", c.text("metric"))
+        found = await rows(c.db, f"SELECT * FROM {table}{where.sql()} ORDER BY {order} LIMIT 50", where.params)
         lines += [{"kind": k, "id": r["id"], "text": render(r)} for r in found]
     limit, offset = c.page()
     shown = lines[offset : offset + limit]
@@ -412,7 +387,7 @@ async def list_health(c: Call) -> ToolOutput:
                      lambda r: f"[{r['kind']}] #{r['id']} {r['text']}", offset=offset)
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "get_focus_today",
     "获取今天的专注事项：到期和逾期任务、今天的日程、未打卡的习惯 / Today's focus: due and overdue tasks, today's events, habits not yet done",
     {},
@@ -441,3 +416,22 @@ async def get_focus_today(c: Call) -> ToolOutput:
     if not lines:
         return c.done(head + "没有到期任务、日程或待打卡的习惯。", head + " Nothing due, scheduled or pending.")
     return ToolOutput("\n".join([head, *(f"- {x}" for x in lines)]), None)
+
+
+def register(registry: ActionRegistry, deps: Deps | None) -> None:
+    """Hand the health actions to `registry` (`deps` is None when they are only listed)."""
+    registry.add(
+        record_mood,
+        list_moods,
+        record_diet,
+        list_diets,
+        record_water,
+        list_water,
+        record_sleep,
+        record_body,
+        record_medicine,
+        record_period,
+        record_health,
+        list_health,
+        get_focus_today,
+    )

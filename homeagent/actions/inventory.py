@@ -8,26 +8,22 @@ from typing import Any
 from homeagent.actions.base import (
     ID,
     PAGE,
-    ActionSet,
+    ActionRegistry,
     Call,
+    Category,
+    Deps,
     boolean,
-    delete,
     enum,
-    find,
-    insert,
-    like,
     num,
-    page,
-    rows,
     s,
-    update,
     when,
 )
 from homeagent.actions.money import Money
+from homeagent.actions.sql import Where, delete, find, insert, page, rows, update
 from homeagent.errors import ToolValidationError
 from homeagent.tools.registry import Permission, ToolOutput
 
-ACTIONS = ActionSet("inventory")
+CATEGORY = Category("inventory")
 ITEM = ("物品", "items")
 _DIRECTION = enum("lent 借出给别人（默认）或 borrowed 从别人那借来 / lent (to someone, default) or borrowed (from someone)",
                   "lent", "borrowed")
@@ -37,7 +33,7 @@ def _unit(unit: str) -> str:
     return f" {unit}" if unit[:1].isascii() and unit[:1].isalpha() else unit
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "list_inventory",
     "查询家里的物品清单和存放位置（含借出状态）/ List what the household owns and where it is kept (with lending state)",
     {"query": s("物品名或关键词 / item or keyword"), "location": s("存放位置 / where it is kept"),
@@ -47,16 +43,10 @@ def _unit(unit: str) -> str:
               ("家里还有几瓶洗发水", {"query": "洗发水"})],
 )
 async def list_inventory(c: Call) -> ToolOutput:
-    where, params = [], []
-    if c.text("query"):
-        clause, params = like(["name", "category", "note", "location"], c.text("query") or "")
-        where.append(clause)
-    for key in ("location", "category"):
-        if c.text(key):
-            where.append(f"{key} LIKE ?")
-            params.append(f"%{c.text(key)}%")
+    where = (Where().keyword(["name", "category", "note", "location"], c.text("query"))
+             .contains("location", c.text("location")).contains("category", c.text("category")))
     limit, offset = c.page()
-    found, total = await page(c.db, "inventory_items", where, params, "name, id", limit, offset)
+    found, total = await page(c.db, "inventory_items", where, "name, id", limit, offset)
     lent = {r["item"]: r for r in await rows(c.db, "SELECT * FROM item_lends WHERE returned_day IS NULL")}
 
     def render(r: Any) -> str:
@@ -72,7 +62,7 @@ async def list_inventory(c: Call) -> ToolOutput:
     return c.listing(ITEM, found, total, render, offset=offset)
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "create_inventory_item",
     "登记一件物品及其存放位置 / Record an item the household owns and where it is kept",
     {"item": s("物品名 / the item"), "quantity": num("数量 / how many"), "unit": s("单位，如 瓶、个 / unit"),
@@ -96,7 +86,7 @@ async def create_inventory_item(c: Call) -> ToolOutput:
                   f"Recorded item #{row_id}: {name} {qty}{where}.", {"id": row_id, **row})
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "delete_inventory_item",
     "从物品清单删除一件物品 / Remove an item from the inventory",
     {"id": ID, "item": s("物品名 / the item")},
@@ -109,7 +99,7 @@ async def delete_inventory_item(c: Call) -> ToolOutput:
     return c.done(f"已删除物品 #{row['id']}：{row['name']}。", f"Removed item #{row['id']}: {row['name']}.", {"id": row["id"]})
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "record_item_lend",
     "记录物品借出、借走、借入或归还 / Record lending (lent, loaned) or borrowing a thing, or its return",
     {"item": s("物品 / the item"), "person": s("对方是谁 / who"), "direction": _DIRECTION,
@@ -150,7 +140,7 @@ async def record_item_lend(c: Call) -> ToolOutput:
                   {"id": row_id, **row})
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "record_money_lend",
     "记录借钱给别人、向别人借钱，或还款 / Record money lent or borrowed, or a repayment",
     {"person": s("对方是谁 / who"), "amount": num("金额 / amount"), "direction": _DIRECTION,
@@ -189,3 +179,14 @@ async def record_money_lend(c: Call) -> ToolOutput:
                       {"id": row_id, **row})
     return c.done(f"已记录 #{row_id}：向{person}借了 {money.format()}。", f"Recorded #{row_id}: borrowed {money.format()} from {person}.",
                   {"id": row_id, **row})
+
+
+def register(registry: ActionRegistry, deps: Deps | None) -> None:
+    """Hand the inventory and lending actions to `registry` (`deps` is None when they are only listed)."""
+    registry.add(
+        list_inventory,
+        create_inventory_item,
+        delete_inventory_item,
+        record_item_lend,
+        record_money_lend,
+    )

@@ -10,35 +10,30 @@ from homeagent.actions.base import (
     ID,
     LIST,
     PAGE,
-    ActionSet,
+    ActionRegistry,
     Call,
+    Category,
+    Deps,
     boolean,
-    delete,
     enum,
-    find,
     i,
-    insert,
-    like,
     num,
-    page,
-    rows,
     s,
-    show_when,
-    update,
     when,
 )
 from homeagent.actions.money import Money
+from homeagent.actions.sql import Where, delete, find, insert, page, rows, show_when, update
 from homeagent.errors import ToolError, ToolValidationError
 from homeagent.tools.registry import Permission, ToolOutput
 
-ACTIONS = ActionSet("life")
+CATEGORY = Category("life")
 SHOP = ("购物项", "shopping items")
 WISH = ("心愿", "wishlist items")
 COUNTDOWN = ("倒计时", "countdowns")
 MEMO = ("便签", "memos")
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "add_shopping_item",
     "往购物清单里加东西 / Add something to the shopping list",
     {"item": s("要买的东西 / what to buy"), "quantity": s("数量，如 2盒 / how many"),
@@ -60,7 +55,7 @@ async def add_shopping_item(c: Call) -> ToolOutput:
                   f"Added to the shopping list #{row_id}: {name} {row['quantity']}".rstrip() + ".", {"id": row_id, **row})
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "list_shopping",
     "查看购物清单，默认未买的 / Show the shopping list, by default what is still to buy",
     {"status": enum("pending 待买（默认）、bought 已买、all", "pending", "bought", "all"), "query": s("关键词 / keyword"), **PAGE},
@@ -69,18 +64,14 @@ async def add_shopping_item(c: Call) -> ToolOutput:
 )
 async def list_shopping(c: Call) -> ToolOutput:
     status = c.text("status", "pending")
-    where, params = ([] if status == "all" else ["status = ?"]), ([] if status == "all" else [status])
-    if c.text("query"):
-        clause, extra = like(["name", "category", "note"], c.text("query") or "")
-        where.append(clause)
-        params += extra
+    where = Where().equal("status", None if status == "all" else status).keyword(["name", "category", "note"], c.text("query"))
     limit, offset = c.page()
-    found, total = await page(c.db, "shopping_items", where, params, "status, id", limit, offset)
+    found, total = await page(c.db, "shopping_items", where, "status, id", limit, offset)
     return c.listing(SHOP, found, total, lambda r: f"#{r['id']} {r['name']} {r['quantity']}".rstrip()
                      + (f" ✓ {r['bought_day']}" if r["status"] == "bought" else ""), offset=offset)
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "mark_shopping_bought",
     "把购物清单上的东西标记为已经买了 / Mark a shopping-list item as bought (got it)",
     {"id": ID, "item": s("东西的名字 / the item"), "price": num("实际花费 / what it cost")},
@@ -95,7 +86,7 @@ async def mark_shopping_bought(c: Call) -> ToolOutput:
     return c.done(f"已标记为已买：{item['name']}。", f"Marked as bought: {item['name']}.", {"id": item["id"]})
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "add_wishlist_item",
     "加入心愿单（想要的东西）/ Add something to the wishlist",
     {"item": s("想要的东西 / what is wished for"), "price": num("价格 / price"), "url": s("链接 / link"),
@@ -112,7 +103,7 @@ async def add_wishlist_item(c: Call) -> ToolOutput:
     return c.done(f"已加入心愿单 #{row_id}：{name}。", f"Added to the wishlist #{row_id}: {name}.", {"id": row_id, **row})
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "list_wishlist",
     "查看心愿单 / Show the wishlist",
     {"query": s("关键词 / keyword"), **PAGE},
@@ -120,12 +111,9 @@ async def add_wishlist_item(c: Call) -> ToolOutput:
     examples=[("我的心愿单里有什么", {}), ("Show my wishlist", {})],
 )
 async def list_wishlist(c: Call) -> ToolOutput:
-    where, params = [], []
-    if c.text("query"):
-        clause, params = like(["name", "note"], c.text("query") or "")
-        where.append(clause)
+    where = Where().keyword(["name", "note"], c.text("query"))
     limit, offset = c.page()
-    found, total = await page(c.db, "wishlist_items", where, params,
+    found, total = await page(c.db, "wishlist_items", where,
                               "CASE priority WHEN 'high' THEN 0 WHEN 'medium' THEN 1 ELSE 2 END, id", limit, offset)
     return c.listing(WISH, found, total, lambda r: f"#{r['id']} {r['name']}" + (
         f" {Money(r['price_minor'], r['currency']).format()}" if r["price_minor"] is not None else ""), offset=offset)
@@ -135,7 +123,7 @@ def _days_until(day: str, today: date) -> int:
     return (date.fromisoformat(day) - today).days
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "list_countdowns",
     "查看倒计时（距离某天还有几天）/ Show countdowns (days until a date)",
     {"include_past": boolean("包含已过去的 / include past ones"), **PAGE},
@@ -143,10 +131,9 @@ def _days_until(day: str, today: date) -> int:
     examples=[("距离放假还有几天", {}), ("Show my countdowns", {})],
 )
 async def list_countdowns(c: Call) -> ToolOutput:
-    where = [] if c.args.get("include_past") else ["day >= ?"]
-    params = [] if c.args.get("include_past") else [c.today.isoformat()]
+    where = Where().between("day", None if c.args.get("include_past") else c.today, None)
     limit, offset = c.page()
-    found, total = await page(c.db, "countdowns", where, params, "day", limit, offset)
+    found, total = await page(c.db, "countdowns", where, "day", limit, offset)
 
     def render(r: Any) -> str:
         n = _days_until(r["day"], c.today)
@@ -156,7 +143,7 @@ async def list_countdowns(c: Call) -> ToolOutput:
     return c.listing(COUNTDOWN, found, total, render, offset=offset)
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "create_countdown",
     "创建倒计时（纪念日、考试、旅行）/ Start a countdown to a date (trip, exam, anniversary)",
     {"title": s("倒计时名称 / what it counts down to"), "date": when("目标日期 / the date"), "note": s("备注 / note")},
@@ -175,7 +162,7 @@ async def create_countdown(c: Call) -> ToolOutput:
                   f"Created countdown #{row_id}: {n} days until {title} ({day.isoformat()}).", {"id": row_id, "days": n})
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "delete_countdown",
     "删除一个倒计时 / Delete a countdown",
     {"id": ID, "title": s("倒计时名称 / its title")},
@@ -188,7 +175,7 @@ async def delete_countdown(c: Call) -> ToolOutput:
     return c.done(f"已删除倒计时：{row['title']}。", f"Deleted the countdown: {row['title']}.", {"id": row["id"]})
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "create_memo",
     "贴一张便签（简短的提醒，可置顶）/ Stick a short memo on the board (can be pinned)",
     {"content": s("便签内容 / the memo"), "pinned": boolean("置顶 / pin it")},
@@ -202,7 +189,7 @@ async def create_memo(c: Call) -> ToolOutput:
     return c.done(f"已贴便签 #{row_id}：{content}", f"Posted memo #{row_id}: {content}", {"id": row_id})
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "list_memos",
     "查看便签 / Show memos",
     {"query": s("关键词 / keyword"), **PAGE},
@@ -210,16 +197,13 @@ async def create_memo(c: Call) -> ToolOutput:
     examples=[("便签上都写了什么", {}), ("Any memos for me?", {})],
 )
 async def list_memos(c: Call) -> ToolOutput:
-    where, params = [], []
-    if c.text("query"):
-        clause, params = like(["content"], c.text("query") or "")
-        where.append(clause)
+    where = Where().keyword(["content"], c.text("query"))
     limit, offset = c.page()
-    found, total = await page(c.db, "memos", where, params, "pinned DESC, id DESC", limit, offset)
+    found, total = await page(c.db, "memos", where, "pinned DESC, id DESC", limit, offset)
     return c.listing(MEMO, found, total, lambda r: ("📌 " if r["pinned"] else "") + f"#{r['id']} {r['content']}", offset=offset)
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "list_channels",
     "查询连接到我的频道和设备（控制台、手机、语音音箱）/ List the channels and devices that talk to me",
     {},
@@ -237,7 +221,7 @@ async def list_channels(c: Call) -> ToolOutput:
                      lambda d: f"[{d['channel']}] {d['name'] or d['device_id']} · {show_when(d['last_seen'])}")
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "record_trajectory",
     "记录到了、去了哪里（轨迹、足迹）/ Record where I am or a place visited (arrived at, I'm at)",
     {"place": s("地点 / the place"), "time": when("时间，默认现在 / when, default now"),
@@ -259,7 +243,7 @@ async def record_trajectory(c: Call) -> ToolOutput:
                   {"id": row_id, **row})
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "list_trajectories",
     "查询去过的地方（轨迹），默认最近 30 天 / List places visited, by default the last 30 days",
     LIST,
@@ -268,23 +252,13 @@ async def record_trajectory(c: Call) -> ToolOutput:
 )
 async def list_trajectories(c: Call) -> ToolOutput:
     start, end = c.range(default_days=30)
-    where, params = [], []
-    if start:
-        where.append("day >= ?")
-        params.append(start.isoformat())
-    if end:
-        where.append("day <= ?")
-        params.append(end.isoformat())
-    if c.text("query"):
-        clause, extra = like(["place", "note"], c.text("query") or "")
-        where.append(clause)
-        params += extra
+    where = Where().between("day", start, end).keyword(["place", "note"], c.text("query"))
     limit, offset = c.page()
-    found, total = await page(c.db, "trajectories", where, params, "at DESC", limit, offset)
+    found, total = await page(c.db, "trajectories", where, "at DESC", limit, offset)
     return c.listing(("地点", "places"), found, total, lambda r: f"#{r['id']} {show_when(r['at'])} {r['place']}", offset=offset)
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "get_today_summary",
     "今日摘要：任务、日程、习惯、收支、健康、目标、购物、生日等所有记录的汇总 / Today's summary across every record: tasks, events, habits, money, health, goals, shopping, birthdays",
     {"date": when("哪一天，默认今天 / which day, default today")},
@@ -301,7 +275,7 @@ async def get_today_summary(c: Call) -> ToolOutput:
         f"{head}今天还没有任何记录。", f"{head} nothing recorded yet.", data)
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "web_search",
     "联网搜索（需要配置搜索服务并联网）/ Search the web (needs a configured search backend and the network)",
     {"query": s("搜索词 / what to search for"), "limit": i("结果条数 / how many results", 1, 10)},
@@ -321,3 +295,24 @@ async def web_search(c: Call) -> ToolOutput:
         return c.done(f"没有搜到与「{query}」相关的结果。", f"No results for {query!r}.")
     lines = [f"{n}. {r['title']} — {r['url']}\n   {r['content']}" for n, r in enumerate(results, 1)]
     return ToolOutput(c.t(f"「{query}」的搜索结果：\n", f"Results for {query!r}:\n") + "\n".join(lines), None)
+
+
+def register(registry: ActionRegistry, deps: Deps | None) -> None:
+    """Hand the life-tool actions to `registry` (`deps` is None when they are only listed)."""
+    registry.add(
+        add_shopping_item,
+        list_shopping,
+        mark_shopping_bought,
+        add_wishlist_item,
+        list_wishlist,
+        list_countdowns,
+        create_countdown,
+        delete_countdown,
+        create_memo,
+        list_memos,
+        list_channels,
+        record_trajectory,
+        list_trajectories,
+        get_today_summary,
+        web_search,
+    )

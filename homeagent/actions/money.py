@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
-from homeagent.actions.numbers import CN_NUM, parse_number
+from homeagent.numbers import CN_NUM, parse_number
 
 FORMAT_HINT = 'use a number such as 35 or 35.5 (currency separately), or text such as "35元", "¥35", "$4.99", "12 USD"'
 

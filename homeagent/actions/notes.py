@@ -8,26 +8,30 @@ from typing import Any
 from homeagent.actions.base import (
     ID,
     LIST,
-    ActionSet,
+    ActionRegistry,
     Call,
+    Category,
+    Deps,
     boolean,
-    delete,
     enum,
-    find,
-    insert,
-    like,
-    page,
-    private_to,
     s,
     strings,
+    when,
+)
+from homeagent.actions.sql import (
+    Where,
+    delete,
+    find,
+    insert,
+    page,
+    private_to,
     tags_of,
     update,
-    when,
 )
 from homeagent.errors import ToolError, ToolValidationError
 from homeagent.tools.registry import Permission, ToolOutput
 
-ACTIONS = ActionSet("note_diary")
+CATEGORY = Category("note_diary")
 NOTE = ("记", "notes")
 DIARY = ("日记", "diary entries")
 
@@ -57,7 +61,7 @@ async def _note(c: Call) -> dict[str, Any]:
         return await find(c, "notes", "content", noun=NOTE, text_key="title", where=[clause], params=params)
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "create_note",
     "创建一条笔记，记下需要保存的信息 / Save a note with information to keep",
     {
@@ -86,7 +90,7 @@ async def create_note(c: Call) -> ToolOutput:
     return c.done(f"已保存笔记 #{row_id}：{title}。", f"Saved note #{row_id}: {title}.", {"id": row_id, **row})
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "list_notes",
     "查询或搜索笔记；kind=diary 时查日记 / List or search notes; kind=diary lists diary entries",
     {"kind": enum("note 笔记（默认）或 diary 日记 / note (default) or diary", "note", "diary"),
@@ -102,27 +106,17 @@ async def list_notes(c: Call) -> ToolOutput:
     diary = c.text("kind") == "diary"
     table = "diary_entries" if diary else "notes"
     clause, params = private_to(c.member) if diary else private_to(c.member, flag="private")
-    where = [clause]
+    where = Where().add(clause, *params)
     start, end = c.range()
-    if start:
-        where.append("day >= ?")
-        params.append(start.isoformat())
-    if end:
-        where.append("day <= ?")
-        params.append(end.isoformat())
-    if c.text("query"):
-        q_clause, extra = like(["content"] if diary else ["title", "content", "tags"], c.text("query") or "")
-        where.append(q_clause)
-        params += extra
+    where.between("day", start, end).keyword(["content"] if diary else ["title", "content", "tags"], c.text("query"))
     if c.text("tag") and not diary:
-        where.append("tags LIKE ?")
-        params.append(f'%"{c.text("tag")}"%')
+        where.add("tags LIKE ?", f'%"{c.text("tag")}"%')
     limit, offset = c.page()
-    found, total = await page(c.db, table, where, params, "day DESC, id DESC", limit, offset)
+    found, total = await page(c.db, table, where, "day DESC, id DESC", limit, offset)
     return c.listing(DIARY if diary else NOTE, found, total, lambda r: render_note(dict(r)), offset=offset)
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "update_note",
     "修改笔记：替换或追加内容、改标题或标签 / Edit a note: replace or append text, retitle, retag",
     {
@@ -159,7 +153,7 @@ async def update_note(c: Call) -> ToolOutput:
                   f"Updated note #{note['id']}: {changes.get('title', note['title'])}.", {"id": note["id"]})
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "delete_note",
     "删除一条笔记 / Delete a note",
     {"id": ID, "title": s("笔记标题或内容里的词 / words of the note")},
@@ -173,7 +167,7 @@ async def delete_note(c: Call) -> ToolOutput:
                   f"Deleted note #{note['id']}: {note['title']}.", {"id": note["id"]})
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "write_diary",
     "写日记（同一天多次写会按时间追加）/ Write a diary entry (several on one day are kept in order)",
     {
@@ -198,3 +192,14 @@ async def write_diary(c: Call) -> ToolOutput:
     row_id = await insert(c.db, "diary_entries", row)
     return c.done(f"已写入 {day.isoformat()} 的日记（#{row_id}）。",
                   f"Wrote the diary entry for {day.isoformat()} (#{row_id}).", {"id": row_id, **row})
+
+
+def register(registry: ActionRegistry, deps: Deps | None) -> None:
+    """Hand the note and diary actions to `registry` (`deps` is None when they are only listed)."""
+    registry.add(
+        create_note,
+        list_notes,
+        update_note,
+        delete_note,
+        write_diary,
+    )

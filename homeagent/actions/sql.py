@@ -1,18 +1,36 @@
-"""SQL helpers shared by the action modules: insert/update/delete, paged listing, keyword
-filters, member privacy, and `find` — the one record an update, delete or complete means."""
+"""SQL helpers shared by the action modules: insert/update/delete, `Where` (the one
+builder of list filters: date range, keyword, equality), paged listing, member privacy,
+and `find` — the one record an update, delete or complete means.
+
+This module knows nothing of `Call`: `find` asks for the few things it reads through the
+`Lookup` protocol, so `base` can import from here without a cycle.
+"""
 
 from __future__ import annotations
 
 import re
 import sqlite3
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any, Protocol
 
 from homeagent.errors import ToolError, ToolValidationError
 from homeagent.store import Database
 
-if TYPE_CHECKING:
-    from homeagent.actions.base import Call
+
+class Lookup(Protocol):
+    """What `find` needs of a call (homeagent.actions.base.Call provides it)."""
+
+    @property
+    def db(self) -> Database: ...
+
+    @property
+    def args(self) -> Mapping[str, Any]: ...
+
+    def text(self, key: str, default: str | None = None) -> str | None: ...
+
+    def t(self, zh: str, en: str) -> str: ...
 
 
 async def insert(db: Database, table: str, values: Mapping[str, Any]) -> int:
@@ -35,11 +53,54 @@ async def rows(db: Database, sql: str, params: Sequence[Any] = ()) -> list[dict[
     return [dict(r) for r in await db.fetchall(sql, params)]
 
 
+@dataclass
+class Where:
+    """The WHERE clause of one list query, a condition at a time, with its parameters.
+
+    Conditions join with AND in the order they are added; a filter whose value is
+    missing (None or "") adds nothing, so callers pass what the user gave unchecked.
+    """
+
+    clauses: list[str] = field(default_factory=list)
+    params: list[Any] = field(default_factory=list)
+
+    def add(self, clause: str, *params: Any) -> Where:
+        """Any condition, with one parameter per `?` in it."""
+        self.clauses.append(clause)
+        self.params.extend(params)
+        return self
+
+    def equal(self, column: str, value: Any) -> Where:
+        return self if value is None or value == "" else self.add(f"{column} = ?", value)
+
+    def contains(self, column: str, text: str | None) -> Where:
+        """`column` holds `text` as it stands (not split into words)."""
+        return self.add(f"{column} LIKE ?", f"%{text}%") if text else self
+
+    def between(self, column: str, start: date | None, end: date | None) -> Where:
+        """An ISO-date `column` from `start` to `end`, both included; either may be open."""
+        if start:
+            self.add(f"{column} >= ?", start.isoformat())
+        if end:
+            self.add(f"{column} <= ?", end.isoformat())
+        return self
+
+    def keyword(self, columns: Sequence[str], query: str | None) -> Where:
+        """Every word of `query` appears in one of `columns` (see `like`)."""
+        if query:
+            clause, params = like(columns, query)
+            self.add(clause, *params)
+        return self
+
+    def sql(self) -> str:
+        """" WHERE a AND b", or "" when there is no condition."""
+        return f" WHERE {' AND '.join(self.clauses)}" if self.clauses else ""
+
+
 async def page(
-    db: Database, table: str, where: Sequence[str], params: Sequence[Any], order: str,
-    limit: int, offset: int,
+    db: Database, table: str, where: Where, order: str, limit: int, offset: int,
 ) -> tuple[list[dict[str, Any]], int]:
-    clause = f" WHERE {' AND '.join(where)}" if where else ""
+    clause, params = where.sql(), where.params
 
     def run(conn: sqlite3.Connection) -> tuple[list[dict[str, Any]], int]:
         total = conn.execute(f"SELECT COUNT(*) FROM {table}{clause}", params).fetchone()[0]
@@ -69,7 +130,7 @@ def private_to(member: str, *, flag: str | None = None) -> tuple[str, list[str]]
 
 
 async def find(
-    call: Call,
+    call: Lookup,
     table: str,
     column: str,
     *,

@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
-from homeagent.actions.base import private_to, rows, show_when
 from homeagent.actions.money import Money
+from homeagent.actions.sql import private_to, rows, show_when
 
 if TYPE_CHECKING:
     from homeagent.actions.base import Call

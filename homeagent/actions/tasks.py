@@ -8,24 +8,28 @@ from typing import Any
 from homeagent.actions.base import (
     ID,
     LIST,
-    ActionSet,
+    ActionRegistry,
     Call,
-    delete,
+    Category,
+    Deps,
     enum,
+    s,
+    strings,
+    when,
+)
+from homeagent.actions.sql import (
+    Where,
+    delete,
     find,
     insert,
-    like,
     page,
-    s,
     show_when,
-    strings,
     tags_of,
     update,
-    when,
 )
 from homeagent.tools.registry import Permission, ToolOutput
 
-ACTIONS = ActionSet("task")
+CATEGORY = Category("task")
 NOUN = ("任务", "tasks")
 _PRIORITY = enum("优先级 / priority", "high", "medium", "low")
 _PRIORITY_ZH = {"high": "高", "medium": "中", "low": "低"}
@@ -42,7 +46,7 @@ def render(row: dict[str, Any], lang: str = "zh") -> str:
     return " · ".join(parts)
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "create_task",
     "创建一个新的待办任务 / Create a new to-do task",
     {
@@ -83,7 +87,7 @@ async def create_task(c: Call) -> ToolOutput:
     )
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "complete_task",
     "把任务标记为已完成 / Mark a task as done",
     {"id": ID, "content": s("任务内容里的词，用来找到任务 / words of the task, to find it")},
@@ -107,7 +111,7 @@ async def complete_task(c: Call) -> ToolOutput:
                   f"Marked task #{row['id']} done: {row['content']}.", {"id": row["id"]})
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "list_tasks",
     "查询任务列表，可按状态、截止日期范围、关键词筛选 / List tasks, filtered by status, due-date range or keyword",
     {
@@ -126,35 +130,19 @@ async def complete_task(c: Call) -> ToolOutput:
 )
 async def list_tasks(c: Call) -> ToolOutput:
     status = c.text("status", "open")
-    where: list[str] = []
-    params: list[Any] = []
-    if status != "all":
-        where.append("status = ?")
-        params.append(status)
-    if c.text("priority"):
-        where.append("priority = ?")
-        params.append(c.text("priority"))
+    where = Where().equal("status", None if status == "all" else status).equal("priority", c.text("priority"))
     start, end = c.range()
-    if start:
-        where.append("due_day >= ?")
-        params.append(start.isoformat())
-    if end:
-        where.append("due_day <= ?")
-        params.append(end.isoformat())
-    if c.text("query"):
-        clause, extra = like(["content", "category", "tags"], c.text("query") or "")
-        where.append(clause)
-        params += extra
+    where.between("due_day", start, end).keyword(["content", "category", "tags"], c.text("query"))
     limit, offset = c.page()
     found, total = await page(
-        c.db, "tasks", where, params,
+        c.db, "tasks", where,
         "status = 'done', due_day IS NULL, due_day, CASE priority WHEN 'high' THEN 0 WHEN 'medium' THEN 1 ELSE 2 END, id",
         limit, offset,
     )
     return c.listing(NOUN, found, total, lambda r: render(dict(r), c.lang), offset=offset)
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "update_task",
     "修改任务的内容、截止时间、优先级或状态 / Change a task's text, due time, priority or status",
     {
@@ -197,7 +185,7 @@ async def update_task(c: Call) -> ToolOutput:
                   {"id": row["id"], **changes})
 
 
-@ACTIONS.define(
+@CATEGORY.define(
     "delete_task",
     "删除一个任务 / Delete a task",
     {"id": ID, "content": s("任务内容里的词，用来找到任务 / words of the task, to find it")},
@@ -209,3 +197,14 @@ async def delete_task(c: Call) -> ToolOutput:
     await delete(c.db, "tasks", row["id"])
     return c.done(f"已删除任务 #{row['id']}：{row['content']}。",
                   f"Deleted task #{row['id']}: {row['content']}.", {"id": row["id"]})
+
+
+def register(registry: ActionRegistry, deps: Deps | None) -> None:
+    """Hand the task actions to `registry` (`deps` is None when they are only listed)."""
+    registry.add(
+        create_task,
+        complete_task,
+        list_tasks,
+        update_task,
+        delete_task,
+    )

@@ -43,9 +43,9 @@ from homeagent.knowledge.files import (
 from homeagent.knowledge.query import focus_query
 from homeagent.knowledge.scan import Known, Plan, Scanner
 from homeagent.log import get_logger
-from homeagent.memory.text import estimate_tokens
 from homeagent.memory.vector import VectorIndex
 from homeagent.store.db import Database
+from homeagent.text import estimate_tokens
 
 log = get_logger("homeagent.knowledge")
 

@@ -3,7 +3,7 @@
 A Markdown file is cut at its ATX headings (`#` … `######`, not inside fenced code) into
 sections; each section's body is cut at blank lines into blocks (a fenced code block or a
 table stays one block), and consecutive blocks are packed into chunks of at most
-`max_tokens` (estimated with `homeagent.memory.text.estimate_tokens`, so a Chinese
+`max_tokens` (estimated with `homeagent.text.estimate_tokens`, so a Chinese
 character weighs as much as four Latin letters). A block that alone exceeds the bound is
 split at sentence ends (。！？.!?;；), then at line ends, then at spaces, and as a last
 resort at a character count. Every chunk carries the path of headings above it.
@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from homeagent.memory.text import estimate_tokens
+from homeagent.text import estimate_tokens
 
 DEFAULT_MAX_TOKENS = 300
 

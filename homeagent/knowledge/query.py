@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import re
 
-from homeagent.memory.text import normalize, tokenize
+from homeagent.text import CJK as _CJK
+from homeagent.text import normalize, tokenize
 
-_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af"
 _CJK_RUN_RE = re.compile(rf"[{_CJK}]+")
 
 _STOPWORD_TEXT = """

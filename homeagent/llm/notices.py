@@ -6,11 +6,10 @@ continuation note asks the next engine to finish an answer another one started.
 
 from __future__ import annotations
 
-import re
-
 from homeagent.llm.base import ChatRequest
+from homeagent.text import HAN_RE
 
-_CJK = re.compile(r"[\u3400-\u9fff]")
+_CJK = HAN_RE
 
 TEXTS = {
     "failover": (

@@ -26,8 +26,8 @@ import anyio
 
 from homeagent.clock import Clock, SystemClock
 from homeagent.log import get_logger
-from homeagent.memory.text import tokenize
 from homeagent.store.db import Database
+from homeagent.text import tokenize
 
 log = get_logger("homeagent.memory.context")
 

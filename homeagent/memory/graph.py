@@ -25,8 +25,8 @@ import anyio
 import networkx as nx
 
 from homeagent.clock import Clock, SystemClock
-from homeagent.memory.text import normalize
 from homeagent.store.db import Database
+from homeagent.text import normalize
 
 MAX_NAME_CHARS = 200
 MAX_RELATION_CHARS = 64

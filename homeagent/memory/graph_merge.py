@@ -28,7 +28,7 @@ import anyio
 from homeagent.errors import NotFoundError, RequestError
 from homeagent.log import get_logger
 from homeagent.memory.graph import FACT_COLUMNS, GraphDB, mark_dirty
-from homeagent.memory.text import char_bigrams
+from homeagent.text import char_bigrams
 
 log = get_logger("homeagent.memory.graph")
 

@@ -25,13 +25,13 @@ import anyio
 
 from homeagent.log import get_logger
 from homeagent.memory.graph import Entity, GraphDB, entity_key
-from homeagent.memory.text import estimate_tokens, tokenize
 from homeagent.memory.vector import VectorIndex
+from homeagent.text import CJK as _CJK
+from homeagent.text import estimate_tokens, tokenize
 
 log = get_logger("homeagent.memory.indexer")
 
 ENTITY_NAMESPACE = "entities"
-_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af"
 _RUN_RE = re.compile(rf"([{_CJK}]+)|([^\W_{_CJK}]+(?:['\-][^\W_{_CJK}]+)*)")
 _MAX_CJK_NAME = 12
 _MAX_WORDS = 5

@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from homeagent.memory.graph import GraphDB
-from homeagent.memory.text import tokenize
 from homeagent.store import Database
 from homeagent.store.db import Migration
+from homeagent.text import tokenize
 
 PREFERENCE_RELATIONS = frozenset({"likes", "dislikes", "prefers", "favorite", "allergic_to", "avoids"})
 INTEREST_RELATIONS = frozenset({"likes", "hobby", "interested_in", "plays", "learns"})

@@ -23,8 +23,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from homeagent.memory.text import normalize
 from homeagent.memory.timecues import TimeCue, parse_time_cue
+from homeagent.text import CJK_CLASS, CJK_RE, normalize
 
 # Each group is a set of interchangeable terms; English entries are matched as whole
 # words or phrases, Chinese ones as substrings.
@@ -127,8 +127,8 @@ _ZH_STOP = sorted(
     reverse=True,
 )
 _ZH_STOP_RE = re.compile("|".join(re.escape(w) for w in _ZH_STOP))
-_CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-_TOKEN_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+|[^\W_]+(?:['\-][^\W_]+)*")
+_CJK_RE = CJK_RE
+_TOKEN_RE = re.compile(rf"{CJK_CLASS}+|[^\W_]+(?:['\-][^\W_]+)*")
 
 
 # How much an expansion term counts against a word the user wrote (tuned on the dev

@@ -27,11 +27,11 @@ from homeagent.memory.documents import DocumentStore, NewDocument
 from homeagent.memory.graph import GraphDB
 from homeagent.memory.heartbeat import HeartbeatReport, HeartbeatSettings, run_heartbeat
 from homeagent.memory.indexer import ENTITY_NAMESPACE, GraphIndexer
-from homeagent.memory.text import estimate_tokens
 from homeagent.memory.textlog import TextMemory
 from homeagent.memory.tools import document_tools, memory_tools
 from homeagent.memory.vector import VectorIndex
 from homeagent.store import Database
+from homeagent.text import estimate_tokens
 from homeagent.tools.registry import ToolSpec
 
 log = get_logger("homeagent.memory")

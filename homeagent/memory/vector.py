@@ -1,7 +1,7 @@
 """The incremental sparse vector index shared by every memory tier.
 
 One `VectorIndex` holds one namespace of documents. A document is the bag of terms the
-shared tokenizer (`homeagent.memory.text.tokenize`) gives for its text, plus the single
+shared tokenizer (`homeagent.text.tokenize`) gives for its text, plus the single
 characters of its CJK runs (see `index_terms`); each term is
 hashed with CRC-32 (stable across processes, unlike `hash()`) and folded into a fixed
 feature space, the hashing trick of scikit-learn's HashingVectorizer. Nothing is ever
@@ -41,8 +41,9 @@ import anyio
 import numpy as np
 
 from homeagent.log import get_logger
-from homeagent.memory.text import _CJK, normalize, tokenize
 from homeagent.store.db import Database
+from homeagent.text import CJK as _CJK
+from homeagent.text import normalize, tokenize
 
 log = get_logger("homeagent.memory.vector")
 
@@ -123,7 +124,7 @@ Rerank = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
 class VectorIndex:
-    """Incremental sparse index over homeagent.memory.text.tokenize terms, one namespace."""
+    """Incremental sparse index over homeagent.text.tokenize terms, one namespace."""
 
     def __init__(
         self,

@@ -27,9 +27,9 @@ from homeagent.knowledge import (
 )
 from homeagent.llm.base import ToolCall
 from homeagent.memory.schema import MIGRATIONS as MEMORY_MIGRATIONS
-from homeagent.memory.text import estimate_tokens
 from homeagent.store import MIGRATIONS as STORE_MIGRATIONS
 from homeagent.store import Database
+from homeagent.text import estimate_tokens
 from homeagent.tools.registry import Permission, ToolContext, ToolRegistry
 
 pytestmark = pytest.mark.anyio

@@ -1,4 +1,4 @@
-"""homeagent.actions.dates, money and numbers: what people say, resolved exactly."""
+"""homeagent.actions.dates and money: what people say, resolved exactly (numbers: test_numbers.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import pytest
 
 from homeagent.actions.dates import DateError, day_range, parse_when
 from homeagent.actions.money import Money, MoneyError, parse_money
-from homeagent.actions.numbers import cn_to_int, parse_number
 
 TZ = ZoneInfo("Asia/Shanghai")
 NOW = datetime(2026, 3, 4, 10, 0, tzinfo=TZ)  # Wednesday
@@ -120,27 +119,3 @@ def test_bad_amounts_say_the_format(value: object) -> None:
 def test_unknown_currency() -> None:
     with pytest.raises(MoneyError):
         parse_money(5, "CNY", "dollarz")
-
-
-@pytest.mark.parametrize(
-    ("text", "value"),
-    [("三十五", 35), ("十二", 12), ("一百零五", 105), ("一百五", 150), ("两万三", 23000), ("二〇二六", 2026), ("十", 10)],
-)
-def test_chinese_numerals(text: str, value: int) -> None:
-    assert cn_to_int(text) == value
-
-
-def test_parse_number_with_half() -> None:
-    assert parse_number("七个半") == 7.5
-    assert parse_number("7.5") == 7.5
-    assert parse_number("半") == 0.5
-    assert parse_number("abc") is None
-
-
-def test_numbers_in_free_text() -> None:
-    from homeagent.actions.numbers import find_number, numbers_in
-
-    assert numbers_in("我的目标是今年存下5万块") == [50000.0, 5.0]
-    assert numbers_in("三十五块和两杯") == [35.0, 2.0]
-    assert numbers_in("I drank two glasses, then 1.5 more") == [1.5, 2.0]
-    assert find_number("two glasses") == 2.0 and find_number("7个半小时") == 7.5

@@ -197,8 +197,8 @@ def test_call_schema_accepts_examples_and_rejects_other_actions() -> None:
 def test_copy_constrained_grammar_only_allows_the_users_words_and_numbers() -> None:
     from llama_cpp import LlamaGrammar
 
-    from homeagent.actions.numbers import numbers_in
     from homeagent.llm.dialect.grammar import copy_constrained, utterance_spans
+    from homeagent.numbers import numbers_in
 
     text = "午饭花了35块"
     spans = utterance_spans(text)

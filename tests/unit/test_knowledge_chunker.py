@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from homeagent.knowledge.chunker import Chunk, chunk_markdown
-from homeagent.memory.text import estimate_tokens
+from homeagent.text import estimate_tokens
 
 REPO = Path(__file__).resolve().parents[2]
 PRESETS = sorted((REPO / "knowledge").glob("*/content.md"))

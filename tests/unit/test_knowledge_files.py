@@ -143,7 +143,7 @@ def test_focus_terms(query: str, terms: list[str]) -> None:
 
 
 def test_focus_query_round_trips_through_the_tokenizer() -> None:
-    from homeagent.memory.text import tokenize
+    from homeagent.text import tokenize
 
     query = "Wi-Fi 路由器怎么设置 for IoT devices"
     assert tokenize(focus_query(query)) == focus_terms(query)

@@ -19,10 +19,10 @@ from homeagent.memory.graph_merge import find_synonyms_sync, merge_synonyms, und
 from homeagent.memory.graph_schema import MIGRATIONS as GRAPH_MIGRATIONS
 from homeagent.memory.indexer import ENTITY_NAMESPACE, GraphIndexer, candidate_keys
 from homeagent.memory.schema import MIGRATIONS as MEMORY_MIGRATIONS
-from homeagent.memory.text import bigram_jaccard, estimate_tokens
 from homeagent.memory.tools import memory_tools
 from homeagent.memory.vector import VectorIndex
 from homeagent.store import Database
+from homeagent.text import bigram_jaccard, estimate_tokens
 from homeagent.tools.registry import ToolContext, ToolRegistry
 
 pytestmark = pytest.mark.anyio

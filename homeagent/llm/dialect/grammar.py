@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from typing import Literal
 
 from homeagent.llm.base import ToolDef
-from homeagent.memory.text import tokenize
+from homeagent.text import CJK_CLASS, tokenize
 
 GrammarMode = Literal["action", "action_or_text", "text_then_actions"]
 
@@ -87,7 +87,7 @@ def action_grammar(
     ])
 
 
-_UNIT_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]|[A-Za-z0-9][A-Za-z0-9'._:/-]*|[^\s]")
+_UNIT_RE = re.compile(rf"{CJK_CLASS}|[A-Za-z0-9][A-Za-z0-9'._:/-]*|[^\s]")
 _EDGE_RE = re.compile(r"^[\W_]|[\W_]$")
 
 
@@ -142,7 +142,7 @@ def copy_constrained(
     Tiny local models tend to copy argument values from the prompt's examples instead of
     the user's message; with this, a string argument can only be a piece of `utterance`,
     and a number one of `numbers` (default: the digits in the utterance; callers that
-    read Chinese numerals pass `homeagent.actions.numbers.numbers_in(utterance)`). Enums
+    read Chinese numerals pass `homeagent.numbers.numbers_in(utterance)`). Enums
     and booleans are unaffected; a kind with nothing to copy keeps its free rule. Pieces
     made only of `exclude` terms (the request's own words) are not values."""
     spans = utterance_spans(utterance, exclude=exclude)

@@ -34,7 +34,6 @@ from dataclasses import dataclass, replace
 
 import anyio
 
-from homeagent.actions.numbers import numbers_in
 from homeagent.llm.base import (
     ChatRequest,
     Message,
@@ -58,6 +57,7 @@ from homeagent.llm.dialect.grammar import action_grammar, copy_constrained, inst
 from homeagent.llm.dialect.prompt import render_offered, render_protocol
 from homeagent.llm.dialect.select import ActionSelector
 from homeagent.log import get_logger
+from homeagent.numbers import numbers_in
 
 log = get_logger("homeagent.llm.dialect")
 

@@ -5,7 +5,7 @@ evaluates at about 140 tokens/s; so a provider without native tools is offered o
 top k actions for the utterance (8 by default), ranked by TF-IDF cosine over each action's
 name, description and example utterances. Providers with native tools get the full list.
 
-Tokens are the shared ones (`homeagent.memory.text.tokenize`: CJK bigrams, Latin words)
+Tokens are the shared ones (`homeagent.text.tokenize`: CJK bigrams, Latin words)
 plus the 4-character pieces of longer Latin words, so "watered" still meets "water", and
 single CJK characters, so 喂 still meets 喂食.
 Beside the actions the index holds one more class: small talk (`small_talk.txt`:
@@ -32,12 +32,12 @@ from typing import Any
 import anyio
 
 from homeagent.llm.base import ToolDef
-from homeagent.memory.text import normalize, tokenize
+from homeagent.text import CJK_RE, normalize, tokenize
 
 DEFAULT_TOP_K = 8
 _EXAMPLE_RE = re.compile(r"^(?P<text>.*?)\s*→\s*(?P<name>[a-z][a-z0-9_]*)\s*(?P<args>\{.*\})?\s*$", re.S)
 _LATIN_RE = re.compile(r"^[a-z][a-z'-]{4,}$")
-_CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_CJK_RE = CJK_RE
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """Numbers as people say them: Arabic digits and Chinese numerals (三十五, 两, 一百二十, 七个半).
 
 `parse_number` reads a whole string; `NUM` is a regex fragment matching either form, for
-the date, duration and money rules built on top of it.
+the date, duration and money rules built on top of it. Ground floor: imports nothing
+from homeagent, so every layer may use it.
 """
 
 from __future__ import annotations

@@ -1,4 +1,9 @@
-"""Tokenisation shared by every index: Chinese and English without a word segmenter.
+"""Chinese and English text without a word segmenter, for every layer (ground floor).
+
+The CJK character ranges are defined here once and every module that asks "is this
+Chinese?" or splits text into terms uses them: `HAN` (the ideographs: extension A,
+the unified block, compatibility ideographs) answers the language question; `CJK`
+(`HAN` plus kana and hangul) is what tokenisation treats as a script without spaces.
 
 Text is NFKC-normalised and case-folded. Runs of CJK characters become overlapping
 character bigrams (a lone character stays a unigram); Latin-script text becomes words
@@ -11,11 +16,26 @@ from __future__ import annotations
 import re
 import unicodedata
 
-# CJK unified ideographs (+ extension A, compatibility), kana, hangul.
-_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af"
-_WORD = rf"[^\W_{_CJK}]+"
-_TOKEN_RE = re.compile(rf"([{_CJK}]+)|({_WORD}(?:['\-]{_WORD})*)", re.UNICODE)
-_CJK_ONLY_RE = re.compile(rf"[{_CJK}]")
+# Ranges for use inside a regex character class, e.g. rf"[{CJK}]+".
+HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # CJK ideographs: ext. A, unified, compatibility
+CJK = HAN + "\u3040-\u30ff\uac00-\ud7af"  # ... plus hiragana, katakana, hangul syllables
+HAN_CLASS = f"[{HAN}]"
+CJK_CLASS = f"[{CJK}]"
+HAN_RE = re.compile(HAN_CLASS)
+CJK_RE = re.compile(CJK_CLASS)
+
+_WORD = rf"[^\W_{CJK}]+"
+_TOKEN_RE = re.compile(rf"([{CJK}]+)|({_WORD}(?:['\-]{_WORD})*)", re.UNICODE)
+
+
+def has_han(text: str) -> bool:
+    """Whether `text` holds a Chinese character (the test for "answer in Chinese")."""
+    return HAN_RE.search(text) is not None
+
+
+def is_cjk(char: str) -> bool:
+    """Whether the one character `char` belongs to a CJK script (ideograph, kana, hangul)."""
+    return len(char) == 1 and CJK_RE.match(char) is not None
 
 
 def normalize(text: str) -> str:
@@ -55,5 +75,5 @@ def bigram_jaccard(a: str, b: str) -> float:
 def estimate_tokens(text: str) -> int:
     """A cheap model-token estimate for prompt budgets: CJK chars count one each,
     Latin text about four characters a token."""
-    cjk = len(_CJK_ONLY_RE.findall(text))
+    cjk = len(CJK_RE.findall(text))
     return cjk + max(0, len(text) - cjk) // 4
