@@ -124,6 +124,9 @@ async def test_what_a_member_says_and_commits_never_reaches_another_member(make_
             ("memory_commit", {"subject": "我", "relation": "has", "object": "糖尿病"}),
         ]),
         "记下了。",
+        # Bob knows Alice: her entity is in his memory too, her facts are not.
+        ScriptedReply(tool_calls=[("memory_commit", {"subject": "我", "relation": "knows", "object": "alice"})]),
+        "OK.",
         # Bob asks memory for everything Alice left behind.
         ScriptedReply(tool_calls=[
             ("doc_query", {"query": "blood sugar 血糖 mmol", "k": 10}),
@@ -141,6 +144,7 @@ async def test_what_a_member_says_and_commits_never_reaches_another_member(make_
             noted = await run_as(s, base, alice, "记一下我的血糖 7.8 mmol/L")
             assert all(e["data"]["ok"] for e in noted["events"] if e["type"] == "tool_result")
             await app.heartbeat()  # distil Alice's exchanges into the graph
+            await run_as(s, base, bob, "I know alice")
             since = len(provider.requests)
             asked = await run_as(s, base, bob, "alice 的血糖 blood sugar 糖尿病 西湖 GUITAR-FUND？")
             bob_prompts = _asked(provider, since).replace(asked["run"]["input"], "")
@@ -165,10 +169,17 @@ async def test_what_a_member_says_and_commits_never_reaches_another_member(make_
 
 async def test_telling_everyone_makes_an_exchange_shared(make_config):
     provider = ScriptedProvider([
-        ScriptedReply(tool_calls=[("doc_commit", {"text": "周六晚上 8 点到 10 点停水 WATER-OFF"})]),
+        ScriptedReply(tool_calls=[
+            ("doc_commit", {"text": "周六晚上 8 点到 10 点停水 WATER-OFF"}),
+            ("memory_commit", {"subject": "水管工", "relation": "phone", "object": "PHONE-1234"}),
+        ]),
         "好的，我会告诉大家。",
         "Noted, just for you.",
-        ScriptedReply(tool_calls=[("doc_query", {"query": "停水 WATER-OFF"})]),
+        ScriptedReply(tool_calls=[
+            ("doc_query", {"query": "停水 WATER-OFF"}),
+            ("memory_recall", {"query": "水管工"}),
+            ("memory_recall", {"query": "alice 住在哪里"}),
+        ]),
         "周六晚上停水。",
     ])
     async with running_app(make_config(), provider=provider, http=True) as app:
@@ -176,14 +187,18 @@ async def test_telling_everyone_makes_an_exchange_shared(make_config):
         bob = await app.members.add("bob")
         base = f"http://127.0.0.1:{app.health.port}"
         async with aiohttp.ClientSession() as s:
-            await run_as(s, base, alice, "告诉大家：周六晚上停水 WATER-OFF")
+            await run_as(s, base, alice, "告诉大家：周六晚上停水 WATER-OFF，我住在滨江")
             await run_as(s, base, alice, "my own PRIVATE-NOTE about the plumber")
+            await app.heartbeat()  # what is distilled from a shared exchange is shared
             since = len(provider.requests)
             asked = await run_as(s, base, bob, "周六有什么事？")
             bob_prompts = _asked(provider, since)
             bob_messages = (await _get(s, base, bob, "/api/messages"))[1]
     assert "告诉大家：周六晚上停水 WATER-OFF" in bob_prompts  # in Bob's working context
-    assert "WATER-OFF" in results(asked)["doc_query"]  # the note committed in that turn
+    found = "\n".join(e["data"]["content"] for e in asked["events"] if e["type"] == "tool_result")
+    assert "WATER-OFF" in found  # the note committed in that turn
+    assert "PHONE-1234" in found  # the fact committed in that turn
+    assert "滨江" in found  # the fact distilled from it
     assert "WATER-OFF" in bob_messages
     assert "PRIVATE-NOTE" not in bob_prompts and "PRIVATE-NOTE" not in bob_messages
 
