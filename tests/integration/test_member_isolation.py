@@ -221,3 +221,28 @@ async def test_without_members_everything_is_the_households(make_config):
     assert "remember: the spare key is under the blue pot" in _asked(provider, since)
     assert "blue pot" in results(asked)["doc_query"]
     assert "remember: the spare key is under the blue pot" in messages
+
+
+async def test_another_members_facts_about_you_stay_theirs(make_config):
+    provider = ScriptedProvider([
+        ScriptedReply(tool_calls=[("memory_commit", {"subject": "我", "relation": "likes", "object": "绿茶"})]),
+        "记住了。",
+        # Bob plans a surprise: a fact about Alice, but Bob's.
+        ScriptedReply(tool_calls=[("memory_commit", {"subject": "alice", "relation": "likes", "object": "SURPRISE-CAKE"})]),
+        "Noted.",
+        ScriptedReply(tool_calls=[("memory_recall", {"query": "alice"})]),
+        "好的。",
+    ])
+    async with running_app(make_config(), provider=provider, http=True) as app:
+        alice = await app.members.add("alice")
+        bob = await app.members.add("bob")
+        base = f"http://127.0.0.1:{app.health.port}"
+        async with aiohttp.ClientSession() as s:
+            await run_as(s, base, alice, "我喜欢绿茶")
+            await run_as(s, base, bob, "alice likes cake, keep it secret")
+            await app.heartbeat()  # rebuilds the profiles
+            since = len(provider.requests)
+            await run_as(s, base, alice, "我喜欢什么？")
+    alice_prompts = _asked(provider, since)
+    assert "绿茶" in alice_prompts  # her profile and her own recall
+    assert "SURPRISE-CAKE" not in alice_prompts
