@@ -543,22 +543,39 @@ class GraphDB:
         self.db.read_sync(read)
         return out
 
-    async def stats(self, top: int = 10) -> GraphStats:
+    async def stats(self, top: int = 10, *, reader: str | None = None) -> GraphStats:
+        """Counts, relation types and the most mentioned entities of what `reader` may
+        see (None: the whole graph)."""
+        seen, seen_params = reader_clause(reader)
+        # An entity is visible when a visible fact touches it, or no fact does.
+        shown = "1" if reader is None else (
+            "NOT EXISTS (SELECT 1 FROM graph_facts f WHERE f.subject_id = e.id OR f.object_id = e.id)"
+            " OR EXISTS (SELECT 1 FROM graph_facts f WHERE (f.subject_id = e.id OR f.object_id = e.id)"
+            " AND f.member IN ('', ?))"
+        )
+        shown_params = () if reader is None else (reader,)
+
         def read(c: sqlite3.Connection) -> tuple[int, int, int, dict[str, int], list[int], int]:
-            entities = c.execute("SELECT COUNT(*) FROM graph_entities").fetchone()[0]
+            entities = c.execute(
+                f"SELECT COUNT(*) FROM graph_entities e WHERE {shown}", shown_params
+            ).fetchone()[0]
             facts, open_ = c.execute(
-                "SELECT COUNT(*), COALESCE(SUM(valid_to IS NULL), 0) FROM graph_facts"
+                f"SELECT COUNT(*), COALESCE(SUM(valid_to IS NULL), 0) FROM graph_facts WHERE {seen}",
+                seen_params,
             ).fetchone()
             relations = dict(
                 c.execute(
-                    "SELECT relation, COUNT(*) FROM graph_facts GROUP BY relation"
-                    " ORDER BY COUNT(*) DESC, relation"
+                    f"SELECT relation, COUNT(*) FROM graph_facts WHERE {seen} GROUP BY relation"
+                    " ORDER BY COUNT(*) DESC, relation",
+                    seen_params,
                 ).fetchall()
             )
             top_ids = [
                 r[0]
                 for r in c.execute(
-                    "SELECT id FROM graph_entities ORDER BY mention_count DESC, id LIMIT ?", (top,)
+                    f"SELECT e.id FROM graph_entities e WHERE {shown}"
+                    " ORDER BY e.mention_count DESC, e.id LIMIT ?",
+                    (*shown_params, top),
                 )
             ]
             merges = c.execute(

@@ -12,8 +12,6 @@ from collections.abc import Callable
 from datetime import datetime, tzinfo
 from typing import Any
 
-import anyio
-
 from homeagent.errors import ToolError
 from homeagent.memory.documents import DocumentStore
 from homeagent.memory.graph import Fact, FactInput, GraphDB
@@ -111,11 +109,7 @@ def memory_tools(graph: GraphDB, indexer: GraphIndexer) -> tuple[ToolSpec, ...]:
         }
 
     async def introspect(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
-        top = int(args.get("top", 10))
-        stats = await graph.stats(top=top * 3)
-        seen = await anyio.to_thread.run_sync(
-            graph.visible_entities_sync, [e.id for e in stats.top_entities], ctx.member
-        )
+        stats = await graph.stats(top=int(args.get("top", 10)), reader=ctx.member)
         return {
             "entities": stats.entities,
             "facts": stats.facts,
@@ -124,7 +118,7 @@ def memory_tools(graph: GraphDB, indexer: GraphIndexer) -> tuple[ToolSpec, ...]:
             "relations": stats.relations,
             "top_entities": [
                 {"name": e.name, "type": e.type, "mentions": e.mention_count}
-                for e in [e for e in stats.top_entities if e.id in seen][:top]
+                for e in stats.top_entities
             ],
             "merges": stats.merges,
         }

@@ -103,6 +103,10 @@ async def test_entities_only_another_member_knows_stay_out_of_recall(tmp_path: P
         assert "- 胰岛素泵 (" in await indexer.node_index("胰岛素泵 alice", 300, reader="alice")
         assert "胰岛素泵的盒子" in names(await indexer.recall("胰岛素泵的盒子", reader="bob"))
         assert "胰岛素泵" in names(await indexer.recall("胰岛素泵"))  # no reader: all
+        bob_stats = await graph.stats(reader="bob")
+        assert (bob_stats.facts, bob_stats.entities) == (1, 2)
+        assert "胰岛素泵" not in {e.name for e in bob_stats.top_entities}
+        assert (await graph.stats()).facts == 2
         # A turn said for everyone: its facts become the household's.
         assert await graph.share_turn("t1") == 1
         assert "胰岛素泵" in names(await indexer.recall("胰岛素泵", reader="bob"))
