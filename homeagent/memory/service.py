@@ -44,6 +44,7 @@ from homeagent.tools.registry import ToolSpec
 log = get_logger("homeagent.memory")
 
 TEXT_LOG_FILE = "memory.jsonl"
+_PENDING_TURNS = 64  # turns whose committed documents wait for the turn to be recorded
 
 
 @dataclass(frozen=True)
@@ -115,8 +116,12 @@ class MemoryService:
         )
 
     def _note_commit(self, turn_id: str, doc_id: str) -> None:
-        if turn_id:
-            self._committed.setdefault(turn_id, []).append(doc_id)
+        if not turn_id:
+            return
+        self._committed.setdefault(turn_id, []).append(doc_id)
+        # A failed or cancelled turn is never recorded: forget the oldest such turns.
+        while len(self._committed) > _PENDING_TURNS:
+            self._committed.pop(next(iter(self._committed)))
 
     # -- what a turn reads ---------------------------------------------------------------
 

@@ -110,3 +110,14 @@ async def test_entities_only_another_member_knows_stay_out_of_recall(tmp_path: P
         # A turn said for everyone: its facts become the household's.
         assert await graph.share_turn("t1") == 1
         assert "胰岛素泵" in names(await indexer.recall("胰岛素泵", reader="bob"))
+
+
+async def test_migration_33_keeps_the_facts_of_an_existing_graph(tmp_path: Path) -> None:
+    before = tuple(m for m in MIGRATIONS if m.version != 33)
+    async with Database(tmp_path / "old.db", before) as db:
+        await GraphDB(db, clock=FakeClock()).commit(FactInput("car", "located_in", "garage A", member="alice"))
+    async with Database(tmp_path / "old.db", MIGRATIONS) as db:
+        graph = GraphDB(db, clock=FakeClock())
+        again = await graph.commit(FactInput("car", "located_in", "garage A", member="alice"))
+        assert again.outcome == "repeated"
+        assert (await graph.commit(FactInput("car", "located_in", "garage A", member="bob"))).outcome == "new"
