@@ -121,3 +121,20 @@ async def test_migration_33_keeps_the_facts_of_an_existing_graph(tmp_path: Path)
         again = await graph.commit(FactInput("car", "located_in", "garage A", member="alice"))
         assert again.outcome == "repeated"
         assert (await graph.commit(FactInput("car", "located_in", "garage A", member="bob"))).outcome == "new"
+
+
+async def test_a_synonym_merge_keeps_each_owners_facts_apart(tmp_path: Path) -> None:
+    from homeagent.memory.graph_merge import merge_synonyms
+
+    async with open_db(tmp_path) as db:
+        graph = GraphDB(db, clock=FakeClock())
+        await graph.commit_many([
+            FactInput("alice", "likes", "上海迪士尼乐园", member="alice"),
+            FactInput("alice", "likes", "上海迪士尼乐园", member="alice"),
+            FactInput("alice", "likes", "上海迪士尼", member="bob"),
+        ])  # fmt: skip
+        assert len(await merge_synonyms(graph, 0.5)) == 1
+        disney = await graph.entity("上海迪士尼")
+        facts = await graph.facts_about([disney.id])
+        # The same triple after the merge, but still two owners' facts.
+        assert sorted((f.member, f.mention_count) for f in facts) == [("alice", 2), ("bob", 1)]
