@@ -1,8 +1,25 @@
-"""Household members and their API tokens.
+"""Household members, their API tokens, and what of the household each one sees.
 
 Each member has a token, shown once when it is made; only its SHA-256 hash is stored.
 A request's member comes from its bearer token. Revoking a member's token keeps the
 member's records but the token stops working at once.
+
+What is whose (members are sealed):
+
+- A member's own: everything the member says (their exchanges with the agent) and
+  everything recorded for them: documents committed in their turns, context archived
+  from their exchanges, graph facts distilled from or committed in their turns, their
+  runs and traces, and the records the life actions keep per member (diary, private
+  notes, health, ...).
+- Household-shared: exchanges with no member (member "": the household token, a device
+  without a member, the single-user default), the knowledge base, household lists and
+  events, and whatever a member says is for everyone ("告诉大家…", "tell everyone …"):
+  that exchange is recorded with no member, and what is committed or distilled from it
+  is shared too.
+
+A member sees their own and the shared; the speaker with no member sees the shared (so
+with no members at all, everything is the household's and nothing changes). Owners are
+stored as the member's name, "" for shared; `visible_to` is the one rule.
 """
 
 from __future__ import annotations
@@ -19,6 +36,40 @@ from homeagent.store import Database
 
 _NAME_RE = re.compile(r"^[\w\-. ]{1,40}$", re.UNICODE)
 TOKEN_PREFIX = "ha_"
+
+
+# Saying that something is for everyone: "告诉大家…", "大家注意", "tell everyone …".
+_FOR_EVERYONE = re.compile(
+    r"(告诉|通知|转告|提醒)(一下)?(大家|全家|所有人|家里人|每个人)"
+    r"|(跟|和|对|给|向)(大家|全家|所有人|家里人|每个人)(说|讲|宣布|交代)"
+    r"|(让|叫)(大家|全家|所有人|家里人|每个人)(都)?(知道|注意|看看)"
+    r"|(大家|全家|所有人|各位)(都)?(注意|请注意|听好|知悉)"
+    r"|\b(tell|inform|remind|warn|notify)\s+(everyone|everybody|all|the\s+(whole\s+)?(family|household))(?![\w'’])"
+    r"|\blet\s+(everyone|everybody|the\s+(whole\s+)?(family|household))\s+know\b"
+    r"|\bfor\s+(everyone|everybody|the\s+(whole\s+)?(family|household))(?![\w'’])"
+    r"|\b(everyone|everybody)\s*[:,，：]",
+    re.IGNORECASE,
+)
+# ... unless it is said not to be: "别告诉大家", "don't tell everyone".
+_NEGATED = re.compile(
+    r"(不要|别|不能|不许|不用|不必|勿|莫)\s*$"
+    r"|\b(don'?t|do\s+not|never|not|no\s+need\s+to)\s*$",
+    re.IGNORECASE,
+)
+
+
+def for_everyone(text: str) -> bool:
+    """Whether the speaker says that what they say is for the whole household."""
+    for match in _FOR_EVERYONE.finditer(text):
+        if not _NEGATED.search(text[max(0, match.start() - 16) : match.start()]):
+            return True
+    return False
+
+
+def visible_to(owner: str, member: str) -> bool:
+    """Whether a record owned by `owner` ("" = shared) may reach `member` ("" = the
+    speaker with no member, who sees only the shared)."""
+    return owner == "" or owner == member
 
 
 def hash_token(token: str) -> str:

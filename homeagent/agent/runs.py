@@ -11,6 +11,9 @@ Secrets are redacted before anything is stored; long strings inside events are
 truncated, but a run's own input and output are kept whole. Runs left `queued`,
 `running` or `waiting_permission` by a crash become `interrupted` with code
 AGENT_PROCESS_RESTARTED at the next start.
+
+A run belongs to the member who asked for it. Reads take a `member` filter: a member
+reads their own runs and the household's (member ""); None reads them all.
 """
 
 from __future__ import annotations
@@ -312,16 +315,25 @@ class RunHub:
 
     # -- reading --------------------------------------------------------------------------
 
-    async def get(self, run_id: str) -> RunRecord | None:
+    async def get(self, run_id: str, member: str | None = None) -> RunRecord | None:
+        """The run, or None when there is none `member` may read."""
         live = self._live.get(run_id)
         if live is not None:
-            return live.record
-        rows = await self._db.fetchall(f"SELECT {_ROW_FIELDS} FROM runs WHERE id = ?", (run_id,))
-        return _record_from_row(rows[0]) if rows else None
+            record: RunRecord | None = live.record
+        else:
+            rows = await self._db.fetchall(f"SELECT {_ROW_FIELDS} FROM runs WHERE id = ?", (run_id,))
+            record = _record_from_row(rows[0]) if rows else None
+        if record is None or (member is not None and record.member not in ("", member)):
+            return None
+        return record
 
     async def list(self, *, status: str | None = None, limit: int = 50,
-                   before: float | None = None) -> list[RunRecord]:
-        clauses, params = [], []
+                   before: float | None = None, member: str | None = None) -> list[RunRecord]:
+        clauses: list[str] = []
+        params: list[Any] = []
+        if member is not None:
+            clauses.append("member IN ('', ?)")
+            params.append(member)
         if status:
             clauses.append("status = ?")
             params.append(status)
@@ -372,8 +384,10 @@ class RunHub:
             else:
                 await anyio.sleep(0.05)
 
-    async def trace_page(self, run_id: str, after: int = 0, limit: int = 200) -> dict[str, Any] | None:
-        record = await self.get(run_id)
+    async def trace_page(
+        self, run_id: str, after: int = 0, limit: int = 200, member: str | None = None
+    ) -> dict[str, Any] | None:
+        record = await self.get(run_id, member)
         if record is None:
             return None
         events = await self.events(run_id, after, limit + 1)

@@ -41,16 +41,16 @@ def int_param(request: web.Request, name: str, default: int, lo: int, hi: int) -
     return value
 
 
-def _visible(request: web.Request, owner: str) -> bool:
-    """A member's token sees that member's runs and household ones; the household token all."""
-    member = request.get(MEMBER)
-    return not member or owner in ("", member)
+def _reader(request: web.Request) -> str | None:
+    """Whose runs a request may read: a member's token reads that member's runs and the
+    household's; the household token (and open loopback access) reads them all."""
+    return request.get(MEMBER) or None
 
 
 async def _run_or_404(request: web.Request) -> Any:
     hub = request.app[APP].runs
-    record = await hub.get(request.match_info["run_id"])
-    if record is None or not _visible(request, record.member):
+    record = await hub.get(request.match_info["run_id"], _reader(request))
+    if record is None:
         raise NotFoundError(f"run {request.match_info['run_id']!r} does not exist")
     return record
 
@@ -109,7 +109,7 @@ async def list_runs(request: web.Request) -> web.Response:
     except ValueError as err:
         raise RequestError("before: expected a creation time (seconds since the epoch)", param="before") from err
     hub = request.app[APP].runs
-    records = [r for r in await hub.list(status=status, limit=limit, before=before) if _visible(request, r.member)]
+    records = await hub.list(status=status, limit=limit, before=before, member=_reader(request))
     return web.json_response(
         {"runs": [r.as_dict() for r in records],
          "next_before": records[-1].created_at if len(records) == limit else None},
@@ -140,7 +140,7 @@ async def run_trace(request: web.Request) -> web.Response:
     record = await _run_or_404(request)
     after = max(int_param(request, "after_sequence", 0, -1, 2**62), 0)
     limit = int_param(request, "limit", 200, 1, 1000)
-    trace = await request.app[APP].runs.trace_page(record.id, after, limit)
+    trace = await request.app[APP].runs.trace_page(record.id, after, limit, _reader(request))
     return web.json_response(trace, dumps=_dumps)
 
 

@@ -7,6 +7,11 @@ the best until `top_k` entries are kept, and hands the rest to the `archive` cal
 document store), then forgets them. Archiving comes first: if it fails, the entries stay
 in the context, so nothing is lost.
 
+Each entry belongs to the member whose exchange it is ("" = shared; see
+homeagent.members). Owners are pruned apart: `prune(answer, member)` ranks and archives
+only that owner's entries, so one member's talk never pushes out another's, and each
+owner keeps up to `top_k`. With no members everything is "" and there is one pool.
+
 The entries are mirrored to SQLite (`memory_context`), so a restart resumes the same
 context. IDF comes from a function passed in (a `VectorIndex.idf` over the archive) or,
 without one, from the context's own entries.
@@ -26,6 +31,7 @@ import anyio
 
 from homeagent.clock import Clock, SystemClock
 from homeagent.log import get_logger
+from homeagent.members import visible_to
 from homeagent.store.db import Database
 from homeagent.text import tokenize
 
@@ -105,9 +111,18 @@ class RelevanceContext:
 
         self._entries = await anyio.to_thread.run_sync(build)
 
-    def entries(self) -> list[ContextEntry]:
-        """The kept entries, oldest first, for the prompt."""
-        return list(self._entries)
+    def entries(self, reader: str | None = None) -> list[ContextEntry]:
+        """The kept entries `reader` may see (their own and the shared; None: all),
+        oldest first, for the prompt."""
+        if reader is None:
+            return list(self._entries)
+        return [e for e in self._entries if visible_to(e.member, reader)]
+
+    def _pool(self, member: str | None) -> list[ContextEntry]:
+        """The entries one prune ranks: `member`'s own (None: every entry)."""
+        if member is None:
+            return self._entries
+        return [e for e in self._entries if e.member == member]
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -148,40 +163,50 @@ class RelevanceContext:
         (anything with `turn_id` and `role`)."""
         return {"context_entries": await self.forget(message.turn_id, message.role)}
 
-    def rank(self, answer_text: str) -> list[tuple[ContextEntry, float]]:
-        """Every entry with its cosine to the answer (TF-IDF), in context order."""
+    def rank(
+        self, answer_text: str, member: str | None = None
+    ) -> list[tuple[ContextEntry, float]]:
+        """Every entry of `member` (None: all) with its cosine to the answer (TF-IDF),
+        in context order."""
+        pool = self._pool(member)
         answer = term_vector(answer_text)
-        idf = self.idf or self._own_idf(answer)
+        idf = self.idf or self._own_idf(answer, pool)
         a = _weighted(answer, idf)
-        return [(e, cosine(_weighted(e.terms, idf), a)) for e in self._entries]
+        return [(e, cosine(_weighted(e.terms, idf), a)) for e in pool]
 
-    def _own_idf(self, answer: dict[str, float]) -> IdfFn:
-        docs = [e.terms for e in self._entries] + [answer]
+    def _own_idf(self, answer: dict[str, float], pool: Sequence[ContextEntry]) -> IdfFn:
+        docs = [e.terms for e in pool] + [answer]
         df: Counter[str] = Counter(t for d in docs for t in d)
         n = len(docs)
         return lambda t: math.log((1 + n) / (1 + df.get(t, 0))) + 1.0
 
-    def plan(self, answer_text: str) -> tuple[list[ContextEntry], list[ContextEntry]]:
-        """(kept, archived) for `answer_text`, both in context order; changes nothing."""
-        turns = list(dict.fromkeys(e.turn_id for e in reversed(self._entries)))
+    def plan(
+        self, answer_text: str, member: str | None = None
+    ) -> tuple[list[ContextEntry], list[ContextEntry]]:
+        """(kept, archived) for `answer_text`, both in context order; changes nothing.
+        Only `member`'s entries (None: all) can be archived; the others are kept."""
+        pool = self._pool(member)
+        turns = list(dict.fromkeys(e.turn_id for e in reversed(pool)))
         protected = set(turns[: self.keep_last])
-        scored = self.rank(answer_text)
+        scored = self.rank(answer_text, member)
         kept_seqs = {e.seq for e, _ in scored if e.turn_id in protected}
         room = self.top_k - len(kept_seqs)
         others = [(e, s) for e, s in scored if e.turn_id not in protected]
         # Best first; among equals, the newer entry stays.
         others.sort(key=lambda es: (-es[1], -es[0].seq))
         kept_seqs.update(e.seq for e, _ in others[: max(0, room)])
-        kept = [e for e in self._entries if e.seq in kept_seqs]
-        archived = [e for e in self._entries if e.seq not in kept_seqs]
+        archived_seqs = {e.seq for e in pool} - kept_seqs
+        kept = [e for e in self._entries if e.seq not in archived_seqs]
+        archived = [e for e in self._entries if e.seq in archived_seqs]
         return kept, archived
 
-    async def prune(self, answer_text: str) -> list[ContextEntry]:
-        """Keep the most relevant entries; archive and return the rest."""
+    async def prune(self, answer_text: str, member: str | None = None) -> list[ContextEntry]:
+        """Keep the most relevant entries of `member` (None: of all); archive and
+        return the rest of them."""
         async with self._lock:
-            if len(self._entries) <= self.top_k:
+            if len(self._pool(member)) <= self.top_k:
                 return []
-            kept, archived = await anyio.to_thread.run_sync(self.plan, answer_text)
+            kept, archived = await anyio.to_thread.run_sync(self.plan, answer_text, member)
             if not archived:
                 return []
             if self.archive is not None:

@@ -307,7 +307,8 @@ class Distiller:
             object_type=fact.object_type,
             session_id=str(record.meta.get("session_id", "")) if record.meta else "",
             turn_id=record.turn_id,
-            member=record.member,
+            # Facts from an exchange said for everyone are the household's.
+            member="" if record.meta.get("shared") else record.member,
             source=f"log:{record.id}",
             at=record.at.timestamp(),
         )

@@ -12,7 +12,8 @@ turned into a window that boosts documents written inside it (softly: people mis
 dates by a little); question words are dropped; household words are expanded into the
 other language with a lower weight. Every document a query
 returns has its access count and last access updated, which is what makes unread
-documents "cold". `archive()` moves cold documents to `documents_archive` with every
+documents "cold". Searches take a `reader`: a member finds their own documents and the
+household's (see homeagent.members); None searches them all. `archive()` moves cold documents to `documents_archive` with every
 column kept: archived text stays readable by id and through `search_archive()`.
 """
 
@@ -270,6 +271,22 @@ class DocumentStore:
         stored = self.fetch_sync([r[0] for r in rows])
         return [stored[r[0]] for r in rows]
 
+    async def share(self, ids: Sequence[str]) -> int:
+        """Make documents the household's (member ""), live or archived; returns how many."""
+        wanted = [(self.namespace, i) for i in dict.fromkeys(ids)]
+        if not wanted:
+            return 0
+
+        def write(conn: sqlite3.Connection) -> int:
+            return sum(
+                conn.executemany(
+                    f"UPDATE {table} SET member = '' WHERE namespace = ? AND doc_id = ?", wanted
+                ).rowcount
+                for table in ("documents", "documents_archive")
+            )
+
+        return await self.db.write(write)
+
     async def archive(self, ids: Sequence[str]) -> int:
         return await anyio.to_thread.run_sync(self.archive_sync, ids)
 
@@ -407,10 +424,31 @@ class DocumentStore:
         now: datetime | None = None,
         min_score: float = 0.0,
         touch: bool = True,
+        reader: str | None = None,
     ) -> list[DocumentHit]:
         return await anyio.to_thread.run_sync(
-            lambda: self.query_sync(query, k, now=now, min_score=min_score, touch=touch)
+            lambda: self.query_sync(
+                query, k, now=now, min_score=min_score, touch=touch, reader=reader
+            )
         )
+
+    def _visible_hits_sync(
+        self, rank: Any, k: int, reader: str | None, table: str = "documents"
+    ) -> tuple[list[Hit], dict[str, Document]]:
+        """The top `k` hits of `rank(n)` whose documents `reader` may read, with them.
+        Other members' documents are skipped, so the ranking is asked for more until `k`
+        are found or it runs dry."""
+        want = k if reader is None else k * 4
+        while True:
+            hits = rank(want)
+            docs = self.fetch_sync([h.id for h in hits], table)
+            if reader is not None:
+                docs = {i: d for i, d in docs.items() if d.member in ("", reader)}
+            found = [h for h in hits if h.id in docs]
+            if reader is None or len(found) >= k or len(hits) < want:
+                found = found[:k]
+                return found, {h.id: docs[h.id] for h in found}
+            want *= 4
 
     def query_sync(
         self,
@@ -420,11 +458,13 @@ class DocumentStore:
         now: datetime | None = None,
         min_score: float = 0.0,
         touch: bool = True,
+        reader: str | None = None,
     ) -> list[DocumentHit]:
-        """Top `k` documents for `query`, best first. `now` pins "now" for time
-        expressions (default: the clock). `touch` updates the access statistics."""
-        hits = self.rank_sync(query, k, now=now, min_score=min_score)
-        docs = self.fetch_sync([h.id for h in hits])
+        """Top `k` documents `reader` may read for `query`, best first. `now` pins "now"
+        for time expressions (default: the clock). `touch` updates the access statistics."""
+        hits, docs = self._visible_hits_sync(
+            lambda n: self.rank_sync(query, n, now=now, min_score=min_score), k, reader
+        )
         if touch and docs:
             stamp = _ts(self.clock.now())
             self.db.write_sync(
@@ -452,13 +492,20 @@ class DocumentStore:
         """Plain lexical ranking without time cues (for evaluations and comparisons)."""
         return self.index.search_sync(query, k, scoring=scoring)
 
-    async def search_archive(self, query: str, k: int = 5) -> list[DocumentHit]:
-        return await anyio.to_thread.run_sync(self.search_archive_sync, query, k)
+    async def search_archive(
+        self, query: str, k: int = 5, *, reader: str | None = None
+    ) -> list[DocumentHit]:
+        return await anyio.to_thread.run_sync(
+            lambda: self.search_archive_sync(query, k, reader=reader)
+        )
 
-    def search_archive_sync(self, query: str, k: int = 5) -> list[DocumentHit]:
-        hits = self.archive_index.search_sync(query, k)
-        docs = self.fetch_sync([h.id for h in hits], "documents_archive")
-        return [DocumentHit(docs[h.id], h.score) for h in hits if h.id in docs]
+    def search_archive_sync(
+        self, query: str, k: int = 5, *, reader: str | None = None
+    ) -> list[DocumentHit]:
+        hits, docs = self._visible_hits_sync(
+            lambda n: self.archive_index.search_sync(query, n), k, reader, "documents_archive"
+        )
+        return [DocumentHit(docs[h.id], h.score) for h in hits]
 
     async def cold(
         self,

@@ -9,6 +9,13 @@ fact whose relation is single-valued (declared in `graph_relations`: lives_in, n
 works_at, age, …) closes the validity of the open fact it contradicts instead of deleting
 it, so "where did I live before?" keeps an answer. Unknown relations are multi-valued.
 
+A fact belongs to the member who stated it ("" = shared; see homeagent.members). The same
+triple stated by two members is two facts; a member's new fact closes only that member's
+own facts (so nobody's memory changes, or shows a change, because of what another member
+said in private), while a shared one closes anyone's. Reads take a
+`reader`: a member reads their own facts and the shared ones, and an entity is visible
+when no fact hides it (it has a visible fact, or none at all); None reads everything.
+
 Synonym merges and their undo live in `homeagent.memory.graph_merge`.
 """
 
@@ -138,6 +145,13 @@ def fact_from_row(row: Sequence[Any]) -> Fact:
         float(row[6]), str(row[7]), str(row[8]), str(row[9]), str(row[10]), str(row[11]),
         float(row[12]), None if vt is None else float(vt), int(row[14]),
     )  # fmt: skip
+
+
+def reader_clause(reader: str | None, column: str = "member") -> tuple[str, tuple[str, ...]]:
+    """An SQL condition (and its parameters) for the rows `reader` may see; None: all."""
+    if reader is None:
+        return "1", ()
+    return f"{column} IN ('', ?)", (reader,)
 
 
 def mark_dirty(conn: sqlite3.Connection, entity_ids: Iterable[int]) -> None:
@@ -304,8 +318,8 @@ class GraphDB:
         o_id = self._touch_entity(conn, obj, item.object_type, now)
         same = conn.execute(
             "SELECT id FROM graph_facts WHERE subject_id = ? AND relation = ? AND object_id = ?"
-            " AND valid_to IS NULL",
-            (s_id, relation, o_id),
+            " AND member = ? AND valid_to IS NULL",
+            (s_id, relation, o_id, item.member),
         ).fetchone()
         if same is not None:
             conn.execute(
@@ -325,12 +339,15 @@ class GraphDB:
             params += [kind.opposite, o_id]
         conflicting: list[tuple[int, float]] = []
         if clauses:
+            # A member's statement closes only their own facts (never another's, nor the
+            # shared ones others read); a shared statement is news for everyone.
+            owner_sql, owner_params = ("member = ?", (item.member,)) if item.member else ("1", ())
             conflicting = [
                 (int(r[0]), float(r[1]))
                 for r in conn.execute(
                     "SELECT id, valid_from FROM graph_facts WHERE subject_id = ? AND valid_to IS NULL"
-                    f" AND ({' OR '.join(clauses)})",
-                    (s_id, *params),
+                    f" AND {owner_sql} AND ({' OR '.join(clauses)})",
+                    (s_id, *owner_params, *params),
                 )
             ]
         newer = [vf for _, vf in conflicting if vf > at]
@@ -394,6 +411,18 @@ class GraphDB:
 
         return await self.db.write(delete)
 
+    async def share_turn(self, turn_id: str) -> int:
+        """Make the facts learned in one turn the household's (it was said for everyone);
+        a fact the household already holds open stays the member's duplicate."""
+        if not turn_id:
+            return 0
+        return await self.db.write(
+            lambda c: c.execute(
+                "UPDATE OR IGNORE graph_facts SET member = '' WHERE turn_id = ? AND member != ''",
+                (turn_id,),
+            ).rowcount
+        )
+
     @staticmethod
     def has_source_tx(conn: sqlite3.Connection, source: str) -> bool:
         row = conn.execute(
@@ -404,28 +433,66 @@ class GraphDB:
     # -- reading facts ----------------------------------------------------------------
 
     def facts_about_sync(
-        self, entity_ids: Sequence[int], *, include_past: bool = True, limit: int = 50
+        self,
+        entity_ids: Sequence[int],
+        *,
+        include_past: bool = True,
+        limit: int = 50,
+        reader: str | None = None,
     ) -> list[Fact]:
-        """Facts with any of `entity_ids` as subject or object: current ones first, then
-        newest first."""
+        """Facts `reader` may see with any of `entity_ids` as subject or object: current
+        ones first, then newest first."""
         ids = list(dict.fromkeys(int(i) for i in entity_ids))[:500]
         if not ids:
             return []
         marks = ",".join("?" * len(ids))
         past = "" if include_past else " AND f.valid_to IS NULL"
+        seen, seen_params = reader_clause(reader, "f.member")
         sql = (
             f"{_FACT_SELECT} WHERE (f.subject_id IN ({marks}) OR f.object_id IN ({marks})){past}"
-            " ORDER BY (f.valid_to IS NULL) DESC, f.valid_from DESC, f.id DESC LIMIT ?"
+            f" AND {seen} ORDER BY (f.valid_to IS NULL) DESC, f.valid_from DESC, f.id DESC LIMIT ?"
         )
-        rows = self.db.read_sync(lambda c: c.execute(sql, (*ids, *ids, int(limit))).fetchall())
+        rows = self.db.read_sync(
+            lambda c: c.execute(sql, (*ids, *ids, *seen_params, int(limit))).fetchall()
+        )
         return [fact_from_row(r) for r in rows]
 
     async def facts_about(
-        self, entity_ids: Sequence[int], *, include_past: bool = True, limit: int = 50
+        self,
+        entity_ids: Sequence[int],
+        *,
+        include_past: bool = True,
+        limit: int = 50,
+        reader: str | None = None,
     ) -> list[Fact]:
         return await anyio.to_thread.run_sync(
-            lambda: self.facts_about_sync(entity_ids, include_past=include_past, limit=limit)
+            lambda: self.facts_about_sync(
+                entity_ids, include_past=include_past, limit=limit, reader=reader
+            )
         )
+
+    def visible_entities_sync(self, entity_ids: Sequence[int], reader: str | None) -> set[int]:
+        """The entities of `entity_ids` that `reader` may see: those with a fact `reader`
+        sees, or with no fact at all (None: every one)."""
+        ids = list(dict.fromkeys(int(i) for i in entity_ids))
+        if reader is None or not ids:
+            return set(ids)
+
+        def read(c: sqlite3.Connection) -> set[int]:
+            hidden: set[int] = set()
+            for chunk in _chunks(ids, 400):
+                marks = ",".join("?" * len(chunk))
+                for (eid,) in c.execute(
+                    f"SELECT e.id FROM graph_entities e WHERE e.id IN ({marks})"
+                    " AND EXISTS (SELECT 1 FROM graph_facts f WHERE f.subject_id = e.id OR f.object_id = e.id)"
+                    " AND NOT EXISTS (SELECT 1 FROM graph_facts f WHERE (f.subject_id = e.id"
+                    " OR f.object_id = e.id) AND f.member IN ('', ?))",
+                    (*chunk, reader),
+                ):
+                    hidden.add(int(eid))
+            return hidden
+
+        return set(ids) - self.db.read_sync(read)
 
     async def history(self, subject: str, relation: str) -> list[Fact]:
         """Every value `subject` had for `relation`, oldest first, closed ones included."""
@@ -447,48 +514,68 @@ class GraphDB:
     async def current(self, subject: str, relation: str) -> list[Fact]:
         return [f for f in await self.history(subject, relation) if f.current]
 
-    def relation_summary_sync(self, entity_ids: Sequence[int]) -> dict[int, dict[str, int]]:
-        """For each entity, its current relation types and how many facts use each
-        (incoming relations are prefixed with "←")."""
+    def relation_summary_sync(
+        self, entity_ids: Sequence[int], *, reader: str | None = None
+    ) -> dict[int, dict[str, int]]:
+        """For each entity, its current relation types and how many facts `reader` may
+        see use each (incoming relations are prefixed with "←")."""
         ids = list(dict.fromkeys(int(i) for i in entity_ids))
         out: dict[int, dict[str, int]] = {i: {} for i in ids}
         if not ids:
             return out
         marks = ",".join("?" * len(ids))
+        seen, seen_params = reader_clause(reader)
 
         def read(c: sqlite3.Connection) -> None:
             for eid, rel, n in c.execute(
                 f"SELECT subject_id, relation, COUNT(*) FROM graph_facts WHERE subject_id IN ({marks})"
-                " AND valid_to IS NULL GROUP BY subject_id, relation",
-                ids,
+                f" AND valid_to IS NULL AND {seen} GROUP BY subject_id, relation",
+                (*ids, *seen_params),
             ):
                 out[int(eid)][rel] = int(n)
             for eid, rel, n in c.execute(
                 f"SELECT object_id, relation, COUNT(*) FROM graph_facts WHERE object_id IN ({marks})"
-                " AND valid_to IS NULL GROUP BY object_id, relation",
-                ids,
+                f" AND valid_to IS NULL AND {seen} GROUP BY object_id, relation",
+                (*ids, *seen_params),
             ):
                 out[int(eid)]["←" + rel] = int(n)
 
         self.db.read_sync(read)
         return out
 
-    async def stats(self, top: int = 10) -> GraphStats:
+    async def stats(self, top: int = 10, *, reader: str | None = None) -> GraphStats:
+        """Counts, relation types and the most mentioned entities of what `reader` may
+        see (None: the whole graph)."""
+        seen, seen_params = reader_clause(reader)
+        # An entity is visible when a visible fact touches it, or no fact does.
+        shown = "1" if reader is None else (
+            "NOT EXISTS (SELECT 1 FROM graph_facts f WHERE f.subject_id = e.id OR f.object_id = e.id)"
+            " OR EXISTS (SELECT 1 FROM graph_facts f WHERE (f.subject_id = e.id OR f.object_id = e.id)"
+            " AND f.member IN ('', ?))"
+        )
+        shown_params = () if reader is None else (reader,)
+
         def read(c: sqlite3.Connection) -> tuple[int, int, int, dict[str, int], list[int], int]:
-            entities = c.execute("SELECT COUNT(*) FROM graph_entities").fetchone()[0]
+            entities = c.execute(
+                f"SELECT COUNT(*) FROM graph_entities e WHERE {shown}", shown_params
+            ).fetchone()[0]
             facts, open_ = c.execute(
-                "SELECT COUNT(*), COALESCE(SUM(valid_to IS NULL), 0) FROM graph_facts"
+                f"SELECT COUNT(*), COALESCE(SUM(valid_to IS NULL), 0) FROM graph_facts WHERE {seen}",
+                seen_params,
             ).fetchone()
             relations = dict(
                 c.execute(
-                    "SELECT relation, COUNT(*) FROM graph_facts GROUP BY relation"
-                    " ORDER BY COUNT(*) DESC, relation"
+                    f"SELECT relation, COUNT(*) FROM graph_facts WHERE {seen} GROUP BY relation"
+                    " ORDER BY COUNT(*) DESC, relation",
+                    seen_params,
                 ).fetchall()
             )
             top_ids = [
                 r[0]
                 for r in c.execute(
-                    "SELECT id FROM graph_entities ORDER BY mention_count DESC, id LIMIT ?", (top,)
+                    f"SELECT e.id FROM graph_entities e WHERE {shown}"
+                    " ORDER BY e.mention_count DESC, e.id LIMIT ?",
+                    (*shown_params, top),
                 )
             ]
             merges = c.execute(

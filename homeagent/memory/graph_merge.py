@@ -170,9 +170,9 @@ def merge_tx(
     merge_id = int(cur.lastrowid or 0)
 
     # Facts: re-point, fold duplicates of open facts, drop self-loops.
-    for fid, s, rel, o, conf, vf, vt, mc in conn.execute(
-        "SELECT id, subject_id, relation, object_id, confidence, valid_from, valid_to, mention_count"
-        " FROM graph_facts WHERE subject_id = ? OR object_id = ? ORDER BY id",
+    for fid, s, rel, o, conf, vf, vt, mc, owner in conn.execute(
+        "SELECT id, subject_id, relation, object_id, confidence, valid_from, valid_to, mention_count,"
+        " member FROM graph_facts WHERE subject_id = ? OR object_id = ? ORDER BY id",
         (drop_id, drop_id),
     ).fetchall():
         ns = keep_id if s == drop_id else s
@@ -184,8 +184,8 @@ def merge_tx(
         if vt is None:
             dup = conn.execute(
                 "SELECT id, valid_from, date_bucket FROM graph_facts WHERE subject_id = ? AND relation = ?"
-                " AND object_id = ? AND valid_to IS NULL AND id != ?",
-                (ns, rel, no, fid),
+                " AND object_id = ? AND member = ? AND valid_to IS NULL AND id != ?",
+                (ns, rel, no, owner, fid),
             ).fetchone()
         if dup is not None:
             bucket_row = conn.execute(
@@ -210,14 +210,16 @@ def merge_tx(
                 "UPDATE graph_facts SET subject_id = ?, object_id = ?, updated_at = ? WHERE id = ?",
                 (ns, no, now, fid),
             )
-    # Two open values of a single-valued relation: the newest stays, older ones close.
-    by_rel: dict[str, list[tuple[int, float]]] = defaultdict(list)
-    for fid, rel, vf in conn.execute(
-        "SELECT id, relation, valid_from FROM graph_facts WHERE subject_id = ? AND valid_to IS NULL",
+    # Two open values of a single-valued relation of one owner: the newest stays, older
+    # ones close (one member's facts never close another's).
+    by_rel: dict[tuple[str, str], list[tuple[int, float]]] = defaultdict(list)
+    for fid, rel, vf, owner in conn.execute(
+        "SELECT id, relation, valid_from, member FROM graph_facts WHERE subject_id = ?"
+        " AND valid_to IS NULL",
         (keep_id,),
     ):
-        by_rel[rel].append((int(fid), float(vf)))
-    for rel, facts in by_rel.items():
+        by_rel[(rel, owner)].append((int(fid), float(vf)))
+    for (rel, _owner), facts in by_rel.items():
         if len(facts) < 2 or graph.relation_kind(conn, rel).cardinality != "one":
             continue
         facts.sort(key=lambda f: (f[1], f[0]))

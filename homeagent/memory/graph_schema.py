@@ -1,5 +1,5 @@
 """Schema of the graph memory (L3), the working-context mirror (L1) and the distiller
-cursor: migrations 5 and 6.
+cursor: migrations 5, 6 and 33.
 
 Append only: never edit a released migration. Versions 3 and 4 belong to the vector index
 and the document store (homeagent/memory/schema.py).
@@ -207,7 +207,19 @@ def _0006_context_distiller(conn: sqlite3.Connection) -> None:
     )
 
 
+def _0033_graph_fact_owners(conn: sqlite3.Connection) -> None:
+    # A fact belongs to its member (`member`, "" = shared). Two members stating the same
+    # triple are two facts, each its owner's: at most one open row per triple and owner.
+    conn.execute("DROP INDEX graph_facts_open")
+    conn.execute(
+        "CREATE UNIQUE INDEX graph_facts_open ON graph_facts(subject_id, relation, object_id, member)"
+        " WHERE valid_to IS NULL"
+    )
+    conn.execute("CREATE INDEX graph_facts_member ON graph_facts(member)")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(5, "memory_graph", _0005_graph),
     Migration(6, "memory_context_distiller", _0006_context_distiller),
+    Migration(33, "graph_fact_owners", _0033_graph_fact_owners),
 )

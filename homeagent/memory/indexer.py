@@ -8,6 +8,10 @@ message, not the graph), and a vector search over entity names (a `VectorIndex` 
 types, mention counts and relation types, never fact values or full text; the model calls
 `memory_recall` for details.
 
+Both take a `reader`: the member whose memory it is (see homeagent.members). Entities
+only another member's facts mention, and those facts' relations, stay out of what that
+reader gets; None reads the whole graph.
+
 `sync()` keeps the entity-name index in step with the graph through the
 `graph_index_dirty` queue that graph writes, merges and undos fill.
 """
@@ -144,10 +148,10 @@ class GraphIndexer:
     # -- recall -----------------------------------------------------------------------
 
     def recall_sync(
-        self, query: str, *, member: str = "", k: int | None = None
+        self, query: str, *, member: str = "", k: int | None = None, reader: str | None = None
     ) -> list[EntityMatch]:
-        """Entities `query` is about, best first: the speaker, verbatim names, then
-        vector matches over names."""
+        """Entities `query` is about that `reader` may see, best first: the speaker,
+        verbatim names, then vector matches over names."""
         k = k or self.max_entities
         keys = candidate_keys(query)
         speaker = member.strip() or self.speaker
@@ -176,6 +180,9 @@ class GraphIndexer:
             dict.fromkeys([*([speaker_id] if speaker_id else []), *exact_ids, *vector_ids])
         )
         entities = self.graph.entities_sync(wanted)
+        if reader is not None:
+            seen = self.graph.visible_entities_sync(list(entities), reader)
+            entities = {eid: e for eid, e in entities.items() if eid in seen}
         # The index scores against the whole message, so a name matching one word of a
         # long message scores low. What matters is how much of the *name* the message
         # covers (IDF-weighted): "Acme" covers half of "Acme Corp".
@@ -214,19 +221,23 @@ class GraphIndexer:
         return sum(self.index.idf(t) for t in terms & query_terms) / total
 
     async def recall(
-        self, query: str, *, member: str = "", k: int | None = None
+        self, query: str, *, member: str = "", k: int | None = None, reader: str | None = None
     ) -> list[EntityMatch]:
-        return await anyio.to_thread.run_sync(lambda: self.recall_sync(query, member=member, k=k))
+        return await anyio.to_thread.run_sync(
+            lambda: self.recall_sync(query, member=member, k=k, reader=reader)
+        )
 
     # -- the prompt section -----------------------------------------------------------
 
-    def node_index_sync(self, query: str, budget_tokens: int, *, member: str = "") -> str:
+    def node_index_sync(
+        self, query: str, budget_tokens: int, *, member: str = "", reader: str | None = None
+    ) -> str:
         if budget_tokens <= 0:
             return ""
-        matches = self.recall_sync(query, member=member)
+        matches = self.recall_sync(query, member=member, reader=reader)
         if not matches:
             return ""
-        relations = self.graph.relation_summary_sync([m.entity.id for m in matches])
+        relations = self.graph.relation_summary_sync([m.entity.id for m in matches], reader=reader)
         lines = [HEADER]
         used = estimate_tokens(HEADER)
         for m in matches:
@@ -238,11 +249,14 @@ class GraphIndexer:
             used += cost
         return "\n".join(lines) if len(lines) > 1 else ""
 
-    async def node_index(self, query: str, budget_tokens: int, *, member: str = "") -> str:
+    async def node_index(
+        self, query: str, budget_tokens: int, *, member: str = "", reader: str | None = None
+    ) -> str:
         """The graph section of the prompt for `query`: entity names, types, mention
-        counts and relation types, within `budget_tokens` (estimate_tokens); "" if none."""
+        counts and relation types `reader` may see, within `budget_tokens`
+        (estimate_tokens); "" if none."""
         return await anyio.to_thread.run_sync(
-            lambda: self.node_index_sync(query, budget_tokens, member=member)
+            lambda: self.node_index_sync(query, budget_tokens, member=member, reader=reader)
         )
 
 

@@ -97,7 +97,11 @@ class ProfileStore:
 
     async def _build(self, member: str) -> Profile:
         entity = await self._graph.entity(member)
-        facts = await self._graph.facts_about([entity.id], include_past=False, limit=100) if entity else []
+        # Only what the member may see: another member's private facts about them stay out.
+        facts = (
+            await self._graph.facts_about([entity.id], include_past=False, limit=100, reader=member)
+            if entity else []
+        )  # fmt: skip
         prefs, interests, other = [], [], []
         for fact in facts:
             if fact.subject != entity.name:  # type: ignore[union-attr]

@@ -5,6 +5,12 @@ its entity index (L3) and the JSONL text log, and gives the agent exactly what a
 needs: the history for the prompt, prompt sections (the graph's node index and the top
 document summaries), the memory tools, an after-turn hook (append, prune, log) and a
 forgetter for messages the user wants gone. The heartbeat runs from here too.
+
+Members are sealed here (the definition of what is shared is in homeagent.members):
+the history, both prompt sections and the memory tools give the speaking member only
+their own memories and the household's; an exchange is recorded as the member's, or as
+shared when the member says it is for everyone, and then what was committed during that
+turn (documents, facts) is shared too, as are the facts the heartbeat distils from it.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import anyio
 from homeagent.clock import Clock
 from homeagent.llm.base import Message, Provider
 from homeagent.log import get_logger
+from homeagent.members import for_everyone
 from homeagent.memory.context import ContextEntry, RelevanceContext
 from homeagent.memory.documents import DocumentStore, NewDocument
 from homeagent.memory.graph import GraphDB
@@ -37,6 +44,7 @@ from homeagent.tools.registry import ToolSpec
 log = get_logger("homeagent.memory")
 
 TEXT_LOG_FILE = "memory.jsonl"
+_PENDING_TURNS = 64  # turns whose committed documents wait for the turn to be recorded
 
 
 @dataclass(frozen=True)
@@ -89,6 +97,8 @@ class MemoryService:
         )
         self.textlog = TextMemory(Path(data_dir) / TEXT_LOG_FILE, clock=clock)
         self.last_heartbeat: HeartbeatReport | None = None
+        # Documents committed during a turn not yet recorded, by turn id.
+        self._committed: dict[str, list[str]] = {}
         self._heartbeat_lock = anyio.Lock()
 
     @contextlib.asynccontextmanager
@@ -100,15 +110,27 @@ class MemoryService:
             yield self
 
     def tools(self) -> tuple[ToolSpec, ...]:
-        return (*memory_tools(self.graph, self.indexer), *document_tools(self.documents))
+        return (
+            *memory_tools(self.graph, self.indexer),
+            *document_tools(self.documents, on_commit=self._note_commit),
+        )
+
+    def _note_commit(self, turn_id: str, doc_id: str) -> None:
+        if not turn_id:
+            return
+        self._committed.setdefault(turn_id, []).append(doc_id)
+        # A failed or cancelled turn is never recorded: forget the oldest such turns.
+        while len(self._committed) > _PENDING_TURNS:
+            self._committed.pop(next(iter(self._committed)))
 
     # -- what a turn reads ---------------------------------------------------------------
 
     async def history(self, member: str) -> list[Message]:
-        """The working context, newest entries first to fill the budget, in order."""
+        """The working context `member` may see (their exchanges and the shared ones),
+        newest entries first to fill the budget, in order."""
         chosen: list[ContextEntry] = []
         budget = self.settings.history_tokens
-        for entry in reversed(self.context.entries()):
+        for entry in reversed(self.context.entries(reader=member)):
             cost = estimate_tokens(entry.content) + 4
             if chosen and cost > budget:
                 break
@@ -121,19 +143,20 @@ class MemoryService:
         return [Message(e.role, e.content) for e in chosen]  # type: ignore[arg-type]
 
     async def graph_section(self, text: str, member: str) -> tuple[str, str]:
-        index = await self.indexer.node_index(text, self.settings.graph_prompt_tokens, member=member)
+        index = await self.indexer.node_index(
+            text, self.settings.graph_prompt_tokens, member=member, reader=member
+        )
         return "What memory knows about (people, places, things)", index
 
     async def documents_section(self, text: str, member: str) -> tuple[str, str]:
         hits = await self.documents.query(
-            text, self.settings.documents_in_prompt * 3, min_score=self.settings.documents_min_score
-        )
+            text, self.settings.documents_in_prompt * 3,
+            min_score=self.settings.documents_min_score, reader=member,
+        )  # fmt: skip
         lines: list[str] = []
         budget = self.settings.documents_prompt_tokens
         for hit in hits:
             doc = hit.document
-            if doc.member not in ("", member):
-                continue  # another member's memories stay theirs
             line = f"- {doc.created_at:%Y-%m-%d}: {doc.summary}"
             cost = estimate_tokens(line)
             if cost > budget or len(lines) >= self.settings.documents_in_prompt:
@@ -145,15 +168,25 @@ class MemoryService:
     # -- what a turn leaves behind -------------------------------------------------------
 
     async def after_turn(self, interrupt: Any, answer: str) -> None:
-        """Append the exchange to L1 (pruning the rest into L2) and to the text log."""
+        """Append the exchange to L1 (pruning the rest of its owner's into L2) and to the
+        text log. An exchange said for everyone is shared, and so is what its turn
+        committed."""
+        member = interrupt.member
+        shared = bool(member) and for_everyone(interrupt.text)
+        owner = "" if shared else member
+        committed = self._committed.pop(interrupt.turn_id, [])
+        # The log keeps who spoke (the distiller's "I"); `shared` makes its facts shared.
         await self.textlog.append(
             interrupt.text, answer, turn_id=interrupt.turn_id, channel=interrupt.channel,
-            device_id=interrupt.device_id, member=interrupt.member,
-        )
-        await self.context.append("user", interrupt.text, interrupt.turn_id, interrupt.member)
+            device_id=interrupt.device_id, member=member, meta={"shared": True} if shared else None,
+        )  # fmt: skip
+        if shared:
+            await self.documents.share(committed)
+            await self.graph.share_turn(interrupt.turn_id)
+        await self.context.append("user", interrupt.text, interrupt.turn_id, owner)
         if answer:
-            await self.context.append("assistant", answer, interrupt.turn_id, interrupt.member)
-        await self.context.prune(answer or interrupt.text)
+            await self.context.append("assistant", answer, interrupt.turn_id, owner)
+        await self.context.prune(answer or interrupt.text, member=owner)
 
     async def _archive(self, entries: list[ContextEntry]) -> None:
         await self.documents.commit([

@@ -1,9 +1,14 @@
 """The memory tools the model can call: memory_recall, memory_commit,
 memory_introspect over the graph, doc_query and doc_commit over document memory
-(seed 003's tool table)."""
+(seed 003's tool table).
+
+Every tool reads and writes as the turn's member (`ToolContext.member`): what it finds
+is that member's own and the household's, what it stores is that member's (see
+homeagent.members)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, tzinfo
 from typing import Any
 
@@ -54,7 +59,7 @@ def memory_tools(graph: GraphDB, indexer: GraphIndexer) -> tuple[ToolSpec, ...]:
         if not query:
             raise ToolError("query must not be empty; name a person, place or thing to look up")
         limit = int(args.get("limit", 20))
-        matches = await indexer.recall(query, member=ctx.member, k=8)
+        matches = await indexer.recall(query, member=ctx.member, k=8, reader=ctx.member)
         if not matches:
             return {
                 "entities": [],
@@ -65,6 +70,7 @@ def memory_tools(graph: GraphDB, indexer: GraphIndexer) -> tuple[ToolSpec, ...]:
             [m.entity.id for m in matches],
             include_past=bool(args.get("include_past", True)),
             limit=limit,
+            reader=ctx.member,
         )
         tz = ctx.now().tzinfo
         return {
@@ -103,7 +109,7 @@ def memory_tools(graph: GraphDB, indexer: GraphIndexer) -> tuple[ToolSpec, ...]:
         }
 
     async def introspect(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
-        stats = await graph.stats(top=int(args.get("top", 10)))
+        stats = await graph.stats(top=int(args.get("top", 10)), reader=ctx.member)
         return {
             "entities": stats.entities,
             "facts": stats.facts,
@@ -210,11 +216,18 @@ def memory_tools(graph: GraphDB, indexer: GraphIndexer) -> tuple[ToolSpec, ...]:
 _TEXT_IN_RESULT = 400  # characters of full text a doc_query result carries
 
 
-def document_tools(store: DocumentStore) -> tuple[ToolSpec, ...]:
-    """`doc_query` and `doc_commit` over `store`, for the composition root to register."""
+CommitHook = Callable[[str, str], None]  # (turn id, document id) of a committed document
+
+
+def document_tools(store: DocumentStore, on_commit: CommitHook | None = None) -> tuple[ToolSpec, ...]:
+    """`doc_query` and `doc_commit` over `store`, for the composition root to register.
+    `on_commit` hears of every document committed, with its turn (so a turn said for
+    everyone can share them once it is recorded)."""
 
     async def doc_query(ctx: ToolContext, args: dict[str, Any]) -> list[dict[str, Any]]:
-        hits = await store.query(args["query"], int(args.get("k", 3)), now=ctx.now())
+        hits = await store.query(
+            args["query"], int(args.get("k", 3)), now=ctx.now(), reader=ctx.member
+        )
         return [
             {
                 "id": h.document.id,
@@ -236,7 +249,10 @@ def document_tools(store: DocumentStore) -> tuple[ToolSpec, ...]:
             tags=tuple(args.get("tags", ())),
             entities=tuple(args.get("entities", ())),
             source=args.get("source") or f"agent:{ctx.channel}",
+            member=ctx.member,
         )
+        if on_commit is not None:
+            on_commit(ctx.turn_id, doc.id)
         return {"id": doc.id, "summary": doc.summary, "stored": True}
 
     strings = {"type": "array", "items": {"type": "string", "minLength": 1}, "maxItems": 20}
