@@ -40,14 +40,16 @@ class ToolCallFinished:
 
 @dataclass(frozen=True)
 class PermissionRequested:
-    """A tool call waits for the user: answer with POST `answer_url` and
-    {"decision": "allow_once" | "allow_session" | "deny"}."""
+    """A tool call waits for the user; the asking channel shows it and gives the answer
+    ("allow_once" | "allow_session" | "deny") to the permission broker. Over HTTP the
+    answer is POSTed to `answer_url`, which the API fills in when it serialises the event
+    (homeagent/api/sse.py); the agent need not know it."""
 
     request_id: str
     tool: str
     permission: str
     arguments: dict[str, Any]
-    answer_url: str
+    answer_url: str = ""
     type: Literal["permission_request"] = "permission_request"
 
 

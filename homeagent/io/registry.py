@@ -10,8 +10,8 @@ devices (`GET /api/devices`, the `list_channels` action) comes from here.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from homeagent.io.channel import Channel
 from homeagent.store import Database
