@@ -7,9 +7,9 @@ from typing import Any
 
 import anyio
 
-from homeagent.io.events import AgentEvent
 from homeagent.app import App
 from homeagent.io import ask
+from homeagent.io.events import AgentEvent
 
 
 @asynccontextmanager

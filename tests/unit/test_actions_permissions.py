@@ -3,7 +3,6 @@ guarded execution with its audit record."""
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,6 @@ from homeagent.llm.base import ToolCall
 from homeagent.store import MIGRATIONS, Database
 from homeagent.tools.audit import AuditLog, redact_arguments
 from homeagent.tools.permissions import (
-    ConsoleConfirmer,
     PermissionBroker,
     PermissionGate,
     PermissionPolicy,
@@ -169,16 +167,6 @@ async def test_broker_drops_requests_that_time_out() -> None:
     gate = PermissionGate(PermissionPolicy(), timeout=0.05)
     verdict = await gate.check(DELETE, call("erase"), CTX, confirmer=broker.confirmer_for("run-1"))
     assert verdict.decision == "timeout" and broker.pending() == []
-
-
-@pytest.mark.parametrize(("typed", "answer"), [("y\n", "allow_once"), ("a\n", "allow_session"), ("n\n", "deny"),
-                                               ("\n", "deny"), ("是\n", "allow_once")])
-async def test_console_confirmer(typed: str, answer: str) -> None:
-    out = io.StringIO()
-    confirmer = ConsoleConfirmer(stdin=io.StringIO(typed), stdout=out)
-    request = PermissionRequest("perm_1", "run-1", "erase", "delete", {"what": "x"}, "console")
-    assert await confirmer.confirm(request) == answer
-    assert "Allow erase (delete)" in out.getvalue() and "[y]es / [a]lways / [n]o" in out.getvalue()
 
 
 async def test_guarded_execution_is_audited(tmp_path: Path) -> None:
