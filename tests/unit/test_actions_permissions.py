@@ -200,3 +200,23 @@ def test_redact_arguments_masks_secrets_in_keys_and_values() -> None:
     text = redact_arguments('{"token": "abc", "note": "Bearer abcdefgh1234", "n": 1}')
     assert json.loads(text) == {"token": "[REDACTED]", "note": "Bearer [REDACTED]", "n": 1}
     assert "sk-" not in redact_arguments("not json sk-abcdefghijkl")
+
+
+async def test_an_answer_is_a_domain_result() -> None:
+    from homeagent.tools.permissions import Answered, InvalidDecision, NoPendingRequest
+
+    broker = PermissionBroker()
+    request = PermissionRequest("perm_1", "run-1", "erase", "delete", {"what": "x"}, "http")
+    answers: list[str] = []
+    async with anyio.create_task_group() as tg:
+
+        async def wait() -> None:
+            answers.append(await broker.ask(request))
+
+        tg.start_soon(wait)
+        await anyio.wait_all_tasks_blocked()
+        assert broker.answer("run-1", "perm_1", "maybe") == InvalidDecision("maybe")
+        assert broker.answer("run-2", "perm_1", "deny") == NoPendingRequest("run-2", "perm_1")
+        assert broker.answer("run-1", "perm_1", "allow_session") == Answered("run-1", "perm_1", "allow_session")
+    assert answers == ["allow_session"]
+    assert broker.answer("run-1", "perm_1", "deny") == NoPendingRequest("run-1", "perm_1")
