@@ -25,7 +25,8 @@ StatsSource = Callable[[], AgentStats]
 
 HEALTH = web.AppKey("homeagent.health", Health)
 MAX_BODY_BYTES = web.AppKey("homeagent.max_body_bytes", int)
-PROVIDER = web.AppKey("homeagent.provider", Provider)
+# A protocol is no concrete class for AppKey's type argument; the annotation carries it.
+PROVIDER: web.AppKey[Provider] = web.AppKey("homeagent.provider")
 DB = web.AppKey("homeagent.db", Database)
 AGENT_STATS: web.AppKey[StatsSource] = web.AppKey("homeagent.agent_stats")
 INBOX = web.AppKey("homeagent.inbox", Inbox)

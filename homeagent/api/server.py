@@ -14,6 +14,7 @@ from typing import Any
 
 import anyio
 from aiohttp import web
+from aiohttp.typedefs import Middleware
 from anyio.abc import TaskStatus
 
 from homeagent import __version__
@@ -85,7 +86,7 @@ async def list_devices(request: web.Request) -> web.Response:
 
 def create_web_app(deps: ApiDeps) -> web.Application:
     cfg = deps.settings
-    middlewares = [error_middleware]
+    middlewares: list[Middleware] = [error_middleware]
     if cfg.cors_origins:
         middlewares.insert(0, cors_middleware(cfg.cors_origins))
     limiter = RateLimiter(cfg.rate_limit_per_minute, cfg.rate_limit_loopback)

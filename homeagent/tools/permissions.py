@@ -25,7 +25,7 @@ import json
 import secrets
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, cast
 
 import anyio
 
@@ -255,9 +255,10 @@ class PermissionBroker:
         """A user's answer to one of a run's pending requests, as a result to report."""
         if decision not in ANSWERS:
             return InvalidDecision(decision)
-        if not self.resolve(request_id, decision, run_id=run_id):  # type: ignore[arg-type]
+        answer = cast(Answer, decision)
+        if not self.resolve(request_id, answer, run_id=run_id):
             return NoPendingRequest(run_id, request_id)
-        return Answered(run_id, request_id, decision)  # type: ignore[arg-type]
+        return Answered(run_id, request_id, answer)
 
     async def ask(self, request: PermissionRequest, notify: Callable[[PermissionRequest], Awaitable[None] | None] | None = None) -> Answer:
         done = anyio.Event()
