@@ -133,6 +133,9 @@ async def run_trace(request: web.Request) -> web.Response:
     after = max(int_param(request, "after_sequence", 0, -1, 2**62), 0)
     limit = int_param(request, "limit", 200, 1, 1000)
     trace = await request.app[RUNS].trace_page(record.id, after, limit)
+    if trace is not None:
+        for event in trace["events"]:
+            event["data"] = with_answer_url(event["type"], event["data"], record.id)
     return web.json_response(trace, dumps=_dumps)
 
 

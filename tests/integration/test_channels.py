@@ -120,3 +120,24 @@ async def test_an_openai_client_leaving_mid_stream_cancels_the_turn(make_config)
             while app.agent.stats.turns_cancelled == 0:  # noqa: ASYNC110 - polls a counter
                 await anyio.sleep(0.02)
         assert await app.conversation.count() == 0
+
+
+async def test_a_run_shows_where_to_answer_a_permission_request(make_config):
+    """The agent records a permission request without a URL; the run's event stream and
+    trace say where to answer it."""
+    from homeagent.io.events import PermissionRequested, TurnDone
+
+    async with running_app(make_config(), provider=ScriptedProvider([]), http=True) as app:
+        app.runs.create("turn_7", channel="api", device_id="d", member="", text="清空")
+        app.runs.event("turn_7", PermissionRequested("perm_1", "wipe_list", "delete", {"what": "x"}))
+        app.runs.event("turn_7", TurnDone("turn_7", "", "stop", 0, 0, "m"))
+        async with aiohttp.ClientSession() as s:
+            with anyio.fail_after(20):
+                async with s.get(base(app) + "/api/agent/runs/turn_7/events") as r:
+                    frames = [json.loads(raw[6:]) async for raw in r.content if raw.startswith(b"data: ")]
+                async with s.get(base(app) + "/api/agent/runs/turn_7/trace") as r:
+                    trace = await r.json()
+    url = "/api/agent/runs/turn_7/permissions/perm_1"
+    assert frames[0]["answer_url"] == url and frames[0]["tool"] == "wipe_list"
+    asked = next(e for e in trace["events"] if e["type"] == "permission_request")
+    assert asked["data"]["answer_url"] == url
