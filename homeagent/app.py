@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -24,10 +23,14 @@ from homeagent.agent.core import Agent
 from homeagent.agent.personality import Personality
 from homeagent.agent.prompt import PromptBuilder
 from homeagent.agent.runs import RunHub
+from homeagent.api.deps import ApiDeps, Health
 from homeagent.clock import Clock, SystemClock
 from homeagent.config import Config
 from homeagent.errors import ConfigError, StartupError
 from homeagent.io import DeviceRegistry, Inbox
+from homeagent.io.agent_chat import AgentChatChannel
+from homeagent.io.openai import OpenAIChannel
+from homeagent.io.runs import RunsChannel
 from homeagent.knowledge import KnowledgeBase, KnowledgeWatcher, knowledge_tools
 from homeagent.llm.base import Provider
 from homeagent.llm.factory import build_provider, native
@@ -42,7 +45,6 @@ from homeagent.store import Database
 from homeagent.tools.audit import AuditLog
 from homeagent.tools.builtin import builtin_tools
 from homeagent.tools.permissions import (
-    Confirmer,
     PermissionBroker,
     PermissionGate,
     PermissionPolicy,
@@ -50,13 +52,6 @@ from homeagent.tools.permissions import (
 from homeagent.tools.registry import ToolRegistry, ToolSpec
 
 log = get_logger("homeagent.app")
-
-
-@dataclass
-class Health:
-    started_at: float
-    serving: bool = False
-    port: int = 0
 
 
 def _clock_for(config: Config) -> Clock:
@@ -79,13 +74,11 @@ class App:
         provider: Provider | None = None,
         clock: Clock | None = None,
         extra_tools: tuple[ToolSpec, ...] = (),
-        console_confirmer: Confirmer | None = None,
     ):
         self.config = config
         self._provider_override = provider
         self.clock = clock or _clock_for(config)
         self._extra_tools = extra_tools
-        self._console_confirmer = console_confirmer
         self._stack = contextlib.AsyncExitStack()
         self.health = Health(started_at=time.time())
         self.inbox = Inbox()
@@ -227,8 +220,7 @@ class App:
             await self.agent.prepare_next()
         # Profiles are rebuilt from what the heartbeat just distilled.
         names = [m.name for m in await self.members.list() if m.active]
-        names += [r["member"] for r in await self.db.fetchall(
-            "SELECT DISTINCT member FROM messages WHERE member != ''")]
+        names += await self.conversation.members()
         profiles = await self.profiles.rebuild(names)
         log.info("memory.profiles.rebuilt", members=profiles)
         return report
@@ -265,6 +257,29 @@ class App:
             raise StartupError(f"data dir {data_dir} cannot be created: {err}") from err
         return Personality.load(Path(self.config.agent.personality_file))
 
+    def api_dependencies(self) -> ApiDeps:
+        """What the HTTP API is given: the pieces its routes use, and its channels."""
+        return ApiDeps(
+            settings=self.config.api,
+            max_upload_bytes=self.config.knowledge.max_file_bytes,
+            health=self.health,
+            provider=self.provider,
+            db=self.db,
+            agent_stats=lambda: self.agent.stats,
+            inbox=self.inbox,
+            tools=self.tools,
+            devices=self.devices,
+            members=self.members,
+            runs=self.runs,
+            broker=self.broker,
+            conversation=self.conversation,
+            forget_message=self.forget_message,
+            knowledge=self.knowledge,
+            openai=OpenAIChannel(self.inbox, self.devices),
+            agent_chat=AgentChatChannel(self.inbox, self.devices),
+            run_channel=RunsChannel(self.inbox, self.devices, self.runs),
+        )
+
     async def run(
         self,
         *,
@@ -280,7 +295,8 @@ class App:
             tg.start_soon(self.agent.run, self.inbox)
             if http:
                 host, port = self.config.listen
-                await tg.start(serve_http, self, host, port)
+                # The server registers its channels while it serves and reports its port.
+                self.health.port = await tg.start(serve_http, self.api_dependencies(), host, port)
             self.health.serving = True
             tg.start_soon(watchdog_loop)
             if self.config.daemon.check_interval > 0:

@@ -179,34 +179,29 @@ async def _stdin_lines() -> Any:
 
 async def _chat_local(config: Config, texts: Sequence[str] | None) -> int:
     from homeagent.app import App
-    from homeagent.io import ask
-    from homeagent.io.events import AnswerDelta, TurnDone, TurnFailed
-    from homeagent.tools.permissions import ConsoleConfirmer
+    from homeagent.io.console import ConsoleChannel
 
     code = 0
-    # On the console a "confirm" permission is a y/n question on the terminal.
-    async with App(config, console_confirmer=ConsoleConfirmer()) as app, anyio.create_task_group() as tg:
+    async with App(config) as app, anyio.create_task_group() as tg:
         tg.start_soon(app.agent.run, app.inbox)
+        # The terminal is the channel: it streams the answer and asks y/n for a
+        # "confirm" permission, answering the permission broker the turn waits on.
+        console = ConsoleChannel(app.inbox, app.broker)
+        unregister = app.devices.register_channel(console)
+        try:
 
-        async def one(text: str) -> int:
-            interrupt = await ask(app.inbox, text, channel="console", device_id="local")
-            async with interrupt.reply.events as events:
-                async for event in events:
-                    if isinstance(event, AnswerDelta):
-                        sys.stdout.write(event.text)
-                        sys.stdout.flush()
-                    elif isinstance(event, TurnDone):
-                        sys.stdout.write("\n")
-                    elif isinstance(event, TurnFailed):
-                        return _fail(event.message, 1)
-            return 0
+            async def one(text: str) -> int:
+                failure = await console.say(text)
+                return 0 if failure is None else _fail(failure, 1)
 
-        if texts is not None:
-            code = await one(" ".join(texts))
-        else:
-            async for line in _stdin_lines():
-                if line.strip():
-                    code = await one(line) or code
+            if texts is not None:
+                code = await one(" ".join(texts))
+            else:
+                async for line in console.lines():
+                    if line.strip():
+                        code = await one(line) or code
+        finally:
+            unregister()
         tg.cancel_scope.cancel()
     return code
 

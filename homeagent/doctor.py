@@ -11,6 +11,7 @@ from pathlib import Path
 from homeagent.config import Config, load_config
 from homeagent.errors import HomeAgentError
 from homeagent.schema import all_migrations
+from homeagent.store.inspect import inspect_file
 
 
 @dataclass(frozen=True)
@@ -42,14 +43,10 @@ def _check_db(cfg: Config) -> Check:
     if not path.exists():
         return Check("database", True, f"{path} will be created at first start (schema {latest})")
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
-        try:
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            integrity = conn.execute("PRAGMA quick_check").fetchone()[0]
-        finally:
-            conn.close()
+        state = inspect_file(path)
     except sqlite3.Error as err:
         return Check("database", False, f"{path} cannot be read: {err}", "restore a backup or move the file away")
+    version, integrity = state.schema_version, state.integrity
     if version > latest:
         return Check("database", False, f"{path} has schema {version}, newer than this HomeAgent ({latest})",
                      "upgrade HomeAgent or restore a backup made by this version")

@@ -105,6 +105,11 @@ class Conversation:
             await self._db.execute("DELETE FROM messages WHERE id = ?", (message_id,))
         return found
 
+    async def members(self) -> list[str]:
+        """Every member who has spoken, in no particular order."""
+        rows = await self._db.fetchall("SELECT DISTINCT member FROM messages WHERE member != ''")
+        return [r["member"] for r in rows]
+
     async def count(self) -> int:
         rows = await self._db.fetchall("SELECT COUNT(*) AS n FROM messages")
         return int(rows[0]["n"])

@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from aiohttp import web
+from aiohttp.typedefs import Middleware
 
 from homeagent.errors import AuthError, RequestError
 from homeagent.members import MemberStore
@@ -69,7 +70,7 @@ class RateLimiter:
 
 def auth_middleware(
     household_token: str, members: MemberStore | None, limiter: RateLimiter, open_paths: frozenset[str]
-) -> Callable[..., object]:
+) -> Middleware:
     expected = household_token.encode()
 
     @web.middleware

@@ -9,7 +9,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from homeagent.api.auth import MEMBER
-from homeagent.api.keys import APP
+from homeagent.api.keys import CONVERSATION, FORGET
 from homeagent.api.runs import int_param
 from homeagent.errors import NotFoundError, RequestError
 
@@ -17,10 +17,9 @@ from homeagent.errors import NotFoundError, RequestError
 async def list_messages(request: web.Request) -> web.Response:
     limit = int_param(request, "limit", 50, 1, 500)
     before = int_param(request, "before", -1, 0, 2**62) if "before" in request.query else None
-    app = request.app[APP]
     # A member's token reads that member's messages and the shared ones; the household
     # token (and open loopback access) reads them all.
-    page = await app.conversation.page(before=before, limit=limit, member=request.get(MEMBER) or None)
+    page = await request.app[CONVERSATION].page(before=before, limit=limit, member=request.get(MEMBER) or None)
     return web.json_response(
         {"messages": [m.as_dict() for m in page],
          "next_before": page[-1].id if len(page) == limit else None}
@@ -31,11 +30,10 @@ async def delete_message(request: web.Request) -> web.Response:
     raw = request.match_info["message_id"]
     if not raw.isascii() or not raw.isdigit() or len(raw) > 18:
         raise RequestError(f"message id: expected an integer of at most 18 digits, got {raw!r}", param="id")
-    app = request.app[APP]
-    message = await app.conversation.get(int(raw), member=request.get(MEMBER) or None)
+    message = await request.app[CONVERSATION].get(int(raw), member=request.get(MEMBER) or None)
     if message is None:
         raise NotFoundError(f"message {raw} does not exist")
-    forgotten = await app.forget_message(message)
+    forgotten = await request.app[FORGET](message)
     return web.json_response({"id": message.id, "deleted": True, "forgotten": forgotten})
 
 

@@ -1,4 +1,9 @@
-"""Middlewares: one error mapper (OpenAI-shaped bodies), bearer auth, CORS."""
+"""Middlewares: the one error mapper (OpenAI-shaped bodies), and CORS.
+
+Routes raise `RequestError`s (a domain result that is the client's fault is turned into
+one where the route reads it, e.g. homeagent/api/permissions.py); `error_middleware` is
+the one place they become HTTP statuses and error bodies.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +13,7 @@ from typing import Any
 
 from aiohttp import web
 
-from homeagent.api.keys import APP
+from homeagent.api.keys import MAX_BODY_BYTES
 from homeagent.errors import HomeAgentError, RequestError
 from homeagent.log import get_logger, redact_text
 
@@ -51,10 +56,9 @@ async def error_middleware(request: web.Request, handler: Handler) -> web.Stream
             response.headers["Retry-After"] = "60"
         return response
     except web.HTTPRequestEntityTooLarge:
-        limit = request.app[APP].config.api.max_body_bytes
-        return error_response(
-            413, f"request body too large: the limit is {limit} bytes", code="request_too_large"
-        )
+        limit = request.app.get(MAX_BODY_BYTES)
+        where = f": the limit is {limit} bytes" if limit is not None else ""
+        return error_response(413, f"request body too large{where}", code="request_too_large")
     except web.HTTPException as err:
         if err.status < 400:
             raise

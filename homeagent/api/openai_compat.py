@@ -16,21 +16,21 @@ from typing import Any
 from aiohttp import web
 
 from homeagent.api.auth import member_of
-from homeagent.api.keys import APP
+from homeagent.api.keys import HEALTH, OPENAI_CHANNEL, PROVIDER
+from homeagent.api.middleware import error_body, error_response, read_json
+from homeagent.api.sse import SSE_HEADERS
 from homeagent.errors import NotFoundError, RequestError
-from homeagent.io import ask
 from homeagent.io.events import AnswerDelta, TurnDone, TurnFailed, TurnNotice
 
 AGENT_MODEL_ID = "homeagent"
 
 
 def _model_ids(request: web.Request) -> list[str]:
-    app = request.app[APP]
-    return list(dict.fromkeys([AGENT_MODEL_ID, app.provider.model]))
+    return list(dict.fromkeys([AGENT_MODEL_ID, request.app[PROVIDER].model]))
 
 
 async def list_models(request: web.Request) -> web.Response:
-    created = int(request.app[APP].health.started_at)
+    created = int(request.app[HEALTH].started_at)
     return web.json_response(
         {
             "object": "list",
@@ -137,53 +137,42 @@ def _finish(done: TurnDone) -> str:
 
 
 async def chat_completions(request: web.Request) -> web.StreamResponse:
-    from homeagent.api.middleware import error_body, error_response, read_json
-
-    app = request.app[APP]
     req = parse_chat_request(await read_json(request), _model_ids(request))
     device = req["user"] or (request.remote or "")
-    await app.devices.touch("openai", device)
     member = member_of(request, req["user"])
-    interrupt = await ask(
-        app.inbox, req["text"], channel="openai", device_id=device, context=req["context"], member=member
-    )
-    completion_id = "chatcmpl-" + interrupt.turn_id.removeprefix("turn_")
-    created = int(time.time())
-    finished = False
-    try:
+    channel = request.app[OPENAI_CHANNEL]
+    # Leaving this block before the turn's end (the client went away) cancels the turn.
+    async with channel.turn(req["text"], device_id=device, context=req["context"], member=member) as turn:
+        completion_id = "chatcmpl-" + turn.turn_id.removeprefix("turn_")
+        created = int(time.time())
         if not req["stream"]:
             notes: list[str] = []
-            async with interrupt.reply.events as events:
-                async for event in events:
-                    if isinstance(event, TurnNotice):
-                        notes.append(_notice_text(event))
-                    if isinstance(event, TurnFailed):
-                        finished = True
-                        return error_response(502, f"the model failed: {event.message}", code=event.kind)
-                    if isinstance(event, TurnDone):
-                        finished = True
-                        return web.json_response(
-                            {
-                                "id": completion_id,
-                                "object": "chat.completion",
-                                "created": created,
-                                "model": req["model"],
-                                "choices": [
-                                    {
-                                        "index": 0,
-                                        "message": {"role": "assistant", "content": "".join(notes) + event.text},
-                                        "finish_reason": _finish(event),
-                                    }
-                                ],
-                                "usage": _usage(event),
-                            },
-                            dumps=lambda o: json.dumps(o, ensure_ascii=False),
-                        )
+            async for event in turn:
+                if isinstance(event, TurnNotice):
+                    notes.append(_notice_text(event))
+                if isinstance(event, TurnFailed):
+                    return error_response(502, f"the model failed: {event.message}", code=event.kind)
+                if isinstance(event, TurnDone):
+                    return web.json_response(
+                        {
+                            "id": completion_id,
+                            "object": "chat.completion",
+                            "created": created,
+                            "model": req["model"],
+                            "choices": [
+                                {
+                                    "index": 0,
+                                    "message": {"role": "assistant", "content": "".join(notes) + event.text},
+                                    "finish_reason": _finish(event),
+                                }
+                            ],
+                            "usage": _usage(event),
+                        },
+                        dumps=lambda o: json.dumps(o, ensure_ascii=False),
+                    )
             return error_response(500, "the turn ended without an answer", code="internal_error")
 
-        response = web.StreamResponse(
-            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-        )
+        response = web.StreamResponse(headers=SSE_HEADERS)
         await response.prepare(request)
 
         def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
@@ -199,32 +188,26 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
             return b"data: " + json.dumps(payload, ensure_ascii=False).encode() + b"\n\n"
 
         await response.write(chunk({"role": "assistant", "content": ""}))
-        async with interrupt.reply.events as events:
-            async for event in events:
-                if isinstance(event, AnswerDelta):
-                    await response.write(chunk({"content": event.text}))
-                elif isinstance(event, TurnNotice):
-                    await response.write(chunk({"content": _notice_text(event)}))
-                elif isinstance(event, TurnFailed):
-                    finished = True
-                    body = error_body(f"the model failed: {event.message}", type_="server_error", code=event.kind)
-                    await response.write(b"data: " + json.dumps(body).encode() + b"\n\n")
-                elif isinstance(event, TurnDone):
-                    finished = True
-                    await response.write(chunk({}, _finish(event)))
-                    if req["include_usage"]:
-                        usage_chunk = {
-                            "id": completion_id,
-                            "object": "chat.completion.chunk",
-                            "created": created,
-                            "model": req["model"],
-                            "choices": [],
-                            "usage": _usage(event),
-                        }
-                        await response.write(b"data: " + json.dumps(usage_chunk).encode() + b"\n\n")
+        async for event in turn:
+            if isinstance(event, AnswerDelta):
+                await response.write(chunk({"content": event.text}))
+            elif isinstance(event, TurnNotice):
+                await response.write(chunk({"content": _notice_text(event)}))
+            elif isinstance(event, TurnFailed):
+                body = error_body(f"the model failed: {event.message}", type_="server_error", code=event.kind)
+                await response.write(b"data: " + json.dumps(body).encode() + b"\n\n")
+            elif isinstance(event, TurnDone):
+                await response.write(chunk({}, _finish(event)))
+                if req["include_usage"]:
+                    usage_chunk = {
+                        "id": completion_id,
+                        "object": "chat.completion.chunk",
+                        "created": created,
+                        "model": req["model"],
+                        "choices": [],
+                        "usage": _usage(event),
+                    }
+                    await response.write(b"data: " + json.dumps(usage_chunk).encode() + b"\n\n")
         await response.write(b"data: [DONE]\n\n")
         await response.write_eof()
         return response
-    finally:
-        if not finished:
-            interrupt.reply.cancel()

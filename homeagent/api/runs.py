@@ -17,12 +17,13 @@ from typing import Any
 
 from aiohttp import web
 
-from homeagent.api.agent_chat import HTTP_AGENT, sse_frame
+from homeagent.agent.runs import RunRecord
 from homeagent.api.auth import MEMBER, member_of
-from homeagent.api.keys import APP
+from homeagent.api.keys import BROKER, RUNS, RUNS_CHANNEL
 from homeagent.api.middleware import read_json
+from homeagent.api.permissions import answer_response
+from homeagent.api.sse import SSE_HEADERS, sse_frame, with_answer_url
 from homeagent.errors import NotFoundError, RequestError
-from homeagent.io import Interrupt, ReplyHandle
 
 _RUN_FIELDS = {"input", "channel", "device_id", "context", "cancel_running", "member"}
 _STATUSES = {"queued", "running", "waiting_permission", "completed", "failed", "cancelled", "interrupted"}
@@ -47,8 +48,8 @@ def _reader(request: web.Request) -> str | None:
     return request.get(MEMBER) or None
 
 
-async def _run_or_404(request: web.Request) -> Any:
-    hub = request.app[APP].runs
+async def _run_or_404(request: web.Request) -> RunRecord:
+    hub = request.app[RUNS]
     record = await hub.get(request.match_info["run_id"], _reader(request))
     if record is None:
         raise NotFoundError(f"run {request.match_info['run_id']!r} does not exist")
@@ -56,7 +57,6 @@ async def _run_or_404(request: web.Request) -> Any:
 
 
 async def create_run(request: web.Request) -> web.Response:
-    app = request.app[APP]
     body = await read_json(request)
     unknown = sorted(set(body) - _RUN_FIELDS)
     if unknown:
@@ -74,19 +74,12 @@ async def create_run(request: web.Request) -> web.Response:
     channel = body.get("channel") or "api"
     device = body.get("device_id") or (request.remote or "")
     member = member_of(request, body.get("member", ""))
-    reply = ReplyHandle(detached=True)
-    interrupt = Interrupt(
-        text=text, channel=channel, reply=reply, device_id=device, member=member,
+    run_id = await request.app[RUNS_CHANNEL].start(
+        text, label=channel, device_id=device, member=member,
         context=body.get("context", ""), cancel_running=body.get("cancel_running", False),
-        capabilities=HTTP_AGENT,
     )
-    app.runs.create(interrupt.turn_id, channel=channel, device_id=device, member=member, text=text,
-                    cancel=reply.cancel)
-    await app.devices.touch(channel, device)
-    await app.inbox.submit(interrupt)
     return web.json_response(
-        {"id": interrupt.turn_id, "status": "queued",
-         "events_url": f"/api/agent/runs/{interrupt.turn_id}/events"},
+        {"id": run_id, "status": "queued", "events_url": f"/api/agent/runs/{run_id}/events"},
         status=202,
     )
 
@@ -108,7 +101,7 @@ async def list_runs(request: web.Request) -> web.Response:
             raise ValueError(before_raw)
     except ValueError as err:
         raise RequestError("before: expected a creation time (seconds since the epoch)", param="before") from err
-    hub = request.app[APP].runs
+    hub = request.app[RUNS]
     records = await hub.list(status=status, limit=limit, before=before, member=_reader(request))
     return web.json_response(
         {"runs": [r.as_dict() for r in records],
@@ -126,12 +119,11 @@ async def run_events(request: web.Request) -> web.StreamResponse:
         after = int(last_id)
     else:
         after = int_param(request, "after_sequence", 0, -1, 2**62)
-    response = web.StreamResponse(
-        headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    )
+    response = web.StreamResponse(headers=SSE_HEADERS)
     await response.prepare(request)
-    async for event in request.app[APP].runs.follow(record.id, max(after, 0)):
-        await response.write(sse_frame(event.type, event.payload, event.sequence, run_id=record.id))
+    async for event in request.app[RUNS].follow(record.id, max(after, 0)):
+        payload = with_answer_url(event.type, dict(event.payload), record.id)
+        await response.write(sse_frame(event.type, payload, event.sequence))
     await response.write_eof()
     return response
 
@@ -140,29 +132,24 @@ async def run_trace(request: web.Request) -> web.Response:
     record = await _run_or_404(request)
     after = max(int_param(request, "after_sequence", 0, -1, 2**62), 0)
     limit = int_param(request, "limit", 200, 1, 1000)
-    trace = await request.app[APP].runs.trace_page(record.id, after, limit, _reader(request))
+    trace = await request.app[RUNS].trace_page(record.id, after, limit, _reader(request))
+    if trace is not None:
+        for event in trace["events"]:
+            event["data"] = with_answer_url(event["type"], event["data"], record.id)
     return web.json_response(trace, dumps=_dumps)
 
 
 async def cancel_run(request: web.Request) -> web.Response:
     record = await _run_or_404(request)
-    cancelled = request.app[APP].runs.cancel(record.id)
+    cancelled = request.app[RUNS].cancel(record.id)
     return web.json_response({"id": record.id, "cancelled": cancelled, "status": record.status})
 
 
 async def answer_permission(request: web.Request) -> web.Response:
     """The user's answer to a pending permission request of a run."""
-    from homeagent.tools.permissions import answer_from_body
-
     record = await _run_or_404(request)
-    status, payload = answer_from_body(
-        request.app[APP].broker, record.id, request.match_info["request_id"], await read_json(request)
-    )
-    if status == 404:
-        raise NotFoundError(payload["error"]["message"])
-    if status != 200:
-        raise RequestError(payload["error"]["message"], param=payload["error"].get("param"))
-    return web.json_response(payload)
+    decision = (await read_json(request)).get("decision")
+    return answer_response(request.app[BROKER].answer(record.id, request.match_info["request_id"], decision))
 
 
 def _dumps(obj: Any) -> str:

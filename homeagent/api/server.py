@@ -1,21 +1,30 @@
-"""The aiohttp application factory and the HTTP server task."""
+"""The aiohttp application factory and the HTTP server task.
+
+`create_web_app(deps)` puts each dependency under its typed key; `serve_http` serves it,
+registers the HTTP channels with the device registry while it does, and reports the
+bound port through `task_status.started(port)`.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import time
 from typing import Any
 
 import anyio
 from aiohttp import web
+from aiohttp.typedefs import Middleware
+from anyio.abc import TaskStatus
 
 from homeagent import __version__
+from homeagent.api import keys
 from homeagent.api import knowledge as knowledge_api
 from homeagent.api import messages as messages_api
 from homeagent.api import runs as runs_api
 from homeagent.api.agent_chat import agent_chat
 from homeagent.api.auth import RateLimiter, auth_middleware
-from homeagent.api.keys import APP
+from homeagent.api.deps import ApiDeps
 from homeagent.api.middleware import cors_middleware, error_middleware
 from homeagent.api.openai_compat import chat_completions, list_models
 from homeagent.api.openapi import openapi_document
@@ -37,16 +46,16 @@ def is_loopback(host: str) -> bool:
 
 
 async def healthz(request: web.Request) -> web.Response:
-    app = request.app[APP]
-    provider = app.provider.status()
-    db = await app.db.check()
-    stats = app.agent.stats
+    provider = request.app[keys.PROVIDER].status()
+    database = request.app[keys.DB]
+    db = await database.check()
+    stats = request.app[keys.AGENT_STATS]()
     degraded = db != "ok" or provider.state not in ("ready",)
     body: dict[str, Any] = {
         "status": "degraded" if degraded else "ok",
         "version": __version__,
-        "uptime_s": round(time.time() - app.health.started_at, 1),
-        "db": {"status": db, "path": str(app.db.path), "schema_version": app.db.schema_version},
+        "uptime_s": round(time.time() - request.app[keys.HEALTH].started_at, 1),
+        "db": {"status": db, "path": str(database.path), "schema_version": database.schema_version},
         "provider": {
             "name": provider.name,
             "model": provider.model,
@@ -61,63 +70,80 @@ async def healthz(request: web.Request) -> web.Response:
             "turns_cancelled": stats.turns_cancelled,
             "next_turns_prepared": stats.next_turns_prepared,
             "busy": stats.current_turn is not None,
-            "pending": app.inbox.pending,
+            "pending": request.app[keys.INBOX].pending,
         },
-        "tools": len(app.tools),
+        "tools": len(request.app[keys.TOOLS]),
     }
     return web.json_response(body)
 
 
 async def list_devices(request: web.Request) -> web.Response:
-    devices = await request.app[APP].devices.list()
+    devices = await request.app[keys.DEVICES].list()
     return web.json_response(
         {"devices": [{"id": d.device_id, "channel": d.channel, "name": d.name, "last_seen": d.last_seen} for d in devices]}
     )
 
 
-def create_web_app(app: Any) -> web.Application:
-    cfg = app.config.api
-    middlewares = [error_middleware]
+def create_web_app(deps: ApiDeps) -> web.Application:
+    cfg = deps.settings
+    middlewares: list[Middleware] = [error_middleware]
     if cfg.cors_origins:
         middlewares.insert(0, cors_middleware(cfg.cors_origins))
     limiter = RateLimiter(cfg.rate_limit_per_minute, cfg.rate_limit_loopback)
-    middlewares.append(auth_middleware(cfg.token, app.members, limiter, OPEN_PATHS))
+    middlewares.append(auth_middleware(cfg.token, deps.members, limiter, OPEN_PATHS))
     web_app = web.Application(client_max_size=cfg.max_body_bytes, middlewares=middlewares)
-    web_app[APP] = app
+    web_app[keys.HEALTH] = deps.health
+    web_app[keys.MAX_BODY_BYTES] = cfg.max_body_bytes
+    web_app[keys.PROVIDER] = deps.provider
+    web_app[keys.DB] = deps.db
+    web_app[keys.AGENT_STATS] = deps.agent_stats
+    web_app[keys.INBOX] = deps.inbox
+    web_app[keys.TOOLS] = deps.tools
+    web_app[keys.DEVICES] = deps.devices
+    web_app[keys.RUNS] = deps.runs
+    web_app[keys.BROKER] = deps.broker
+    web_app[keys.CONVERSATION] = deps.conversation
+    web_app[keys.FORGET] = deps.forget_message
+    web_app[keys.OPENAI_CHANNEL] = deps.openai
+    web_app[keys.AGENT_CHAT_CHANNEL] = deps.agent_chat
+    web_app[keys.RUNS_CHANNEL] = deps.run_channel
     web_app.router.add_get("/healthz", healthz)
     web_app.router.add_get("/v1/models", list_models)
     web_app.router.add_post("/v1/chat/completions", chat_completions)
     web_app.router.add_post("/api/chat", agent_chat)
     web_app.router.add_get("/api/devices", list_devices)
     runs_api.add_routes(web_app)
-    knowledge_api.add_routes(web_app, app.knowledge, max_upload_bytes=app.config.knowledge.max_file_bytes)
+    knowledge_api.add_routes(web_app, deps.knowledge, max_upload_bytes=deps.max_upload_bytes)
     messages_api.add_routes(web_app)
     web_app.router.add_get("/api/openapi.json", openapi_document)
     return web_app
 
 
-async def serve_http(app: Any, host: str, port: int, *, task_status: Any = anyio.TASK_STATUS_IGNORED) -> None:
+async def serve_http(
+    deps: ApiDeps, host: str, port: int, *, task_status: TaskStatus[int] = anyio.TASK_STATUS_IGNORED
+) -> None:
     """Serve until cancelled; reports the bound port through `task_status`."""
-    if not is_loopback(host) and not app.config.api.token:
+    if not is_loopback(host) and not deps.settings.token:
         raise StartupError(
             f"listening on {host} (not loopback) requires an API token: set api.token "
             "(for example api.token: ${HOMEAGENT_API_TOKEN}) or listen on 127.0.0.1"
         )
-    app.web_app = create_web_app(app)
-    runner = web.AppRunner(app.web_app, access_log=None, handle_signals=False, shutdown_timeout=2.0)
+    runner = web.AppRunner(create_web_app(deps), access_log=None, handle_signals=False, shutdown_timeout=2.0)
     await runner.setup()
-    try:
-        site = web.TCPSite(runner, host, port, reuse_address=True)
+    with contextlib.ExitStack() as channels:
         try:
-            await site.start()
-        except OSError as err:
-            raise StartupError(f"cannot listen on {host}:{port}: {err.strerror or err}") from err
-        bound = runner.addresses[0][1] if runner.addresses else port
-        log.info("http.listening", host=host, port=bound)
-        app.health.port = bound
-        task_status.started(bound)
-        await anyio.sleep_forever()
-    finally:
-        with anyio.CancelScope(shield=True):
-            await runner.cleanup()
-            log.info("http.stopped")
+            for channel in deps.channels():
+                channels.callback(deps.devices.register_channel(channel))
+            site = web.TCPSite(runner, host, port, reuse_address=True)
+            try:
+                await site.start()
+            except OSError as err:
+                raise StartupError(f"cannot listen on {host}:{port}: {err.strerror or err}") from err
+            bound = runner.addresses[0][1] if runner.addresses else port
+            log.info("http.listening", host=host, port=bound)
+            task_status.started(bound)
+            await anyio.sleep_forever()
+        finally:
+            with anyio.CancelScope(shield=True):
+                await runner.cleanup()
+                log.info("http.stopped")

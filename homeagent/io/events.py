@@ -40,9 +40,10 @@ class ToolCallFinished:
 
 @dataclass(frozen=True)
 class PermissionRequested:
-    """A tool call waits for the user. The channel that shows it brings the answer
-    ("allow_once" | "allow_session" | "deny") to the permission broker; an HTTP channel
-    fills in `answer_url`, where a client POSTs {"decision": ...}."""
+    """A tool call waits for the user; the asking channel shows it and gives the answer
+    ("allow_once" | "allow_session" | "deny") to the permission broker. Over HTTP the
+    answer is POSTed to `answer_url`, which the API fills in when it serialises the event
+    (homeagent/api/sse.py); the agent need not know it."""
 
     request_id: str
     tool: str

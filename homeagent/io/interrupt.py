@@ -115,7 +115,7 @@ async def ask(
         cancel_running=cancel_running,
         member=member,
         capabilities=capabilities,
-        **({"turn_id": turn_id} if turn_id else {}),
+        turn_id=turn_id or new_turn_id(),
     )
     await inbox.submit(interrupt)
     return interrupt

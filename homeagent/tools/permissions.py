@@ -5,14 +5,17 @@ classes, and single tool names, to allow / confirm / deny; an action's own entry
 over its class, and a class the policy does not name is denied (seed 002 "Permission").
 
 `PermissionGate.check` is what the tool loop calls before running a call. For "confirm"
-it asks the turn's `Confirmer` (the HTTP run's broker, or the console's y/n prompt) and
-waits at most `timeout` seconds; a timeout is a deny. "allow_session" is remembered for
+it asks the turn's `Confirmer` (the broker, which the asking channel answers: the app
+over HTTP, the console on its terminal) and waits at most `timeout` seconds; a timeout is a deny. "allow_session" is remembered for
 that session (by default the channel and device) and that tool. Every outcome comes with
 a message the model can read and explain to the user.
 
     broker = PermissionBroker()                   # one per daemon; the HTTP route resolves it
     gate = PermissionGate(PermissionPolicy.from_config(cfg), timeout=60)
     verdict = await gate.check(spec, call, ctx, confirmer=broker.confirmer_for(run_id, emit))
+    result = broker.answer(run_id, request_id, decision)   # Answered | InvalidDecision | NoPendingRequest
+
+An answer's outcome is a domain result, not an HTTP status: the api maps it to one.
 """
 
 from __future__ import annotations
@@ -20,10 +23,9 @@ from __future__ import annotations
 import itertools
 import json
 import secrets
-import sys
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, TextIO
+from typing import Any, Literal, Protocol, cast
 
 import anyio
 
@@ -188,6 +190,42 @@ class PermissionGate:
         return Verdict(True, answer)
 
 
+@dataclass(frozen=True)
+class Answered:
+    """The answer reached the waiting turn."""
+
+    run_id: str
+    request_id: str
+    decision: Answer
+
+
+@dataclass(frozen=True)
+class InvalidDecision:
+    """The answer is not one of `ANSWERS`; nothing was resolved."""
+
+    given: object
+
+    @property
+    def message(self) -> str:
+        return f"decision: expected one of {', '.join(ANSWERS)}, got {self.given!r}"
+
+
+@dataclass(frozen=True)
+class NoPendingRequest:
+    """No such request waits on that run: answered already, timed out or never asked."""
+
+    run_id: str
+    request_id: str
+
+    @property
+    def message(self) -> str:
+        return (f"no pending permission request {self.request_id!r} for run {self.run_id!r} "
+                "(it was answered, timed out or never existed)")
+
+
+AnswerResult = Answered | InvalidDecision | NoPendingRequest
+
+
 class PermissionBroker:
     """Pending confirmation requests by id; the HTTP route resolves them.
 
@@ -212,6 +250,15 @@ class PermissionBroker:
         entry[2].append(answer)  # type: ignore[arg-type]
         entry[1].set()
         return True
+
+    def answer(self, run_id: str, request_id: str, decision: object) -> AnswerResult:
+        """A user's answer to one of a run's pending requests, as a result to report."""
+        if decision not in ANSWERS:
+            return InvalidDecision(decision)
+        answer = cast(Answer, decision)
+        if not self.resolve(request_id, answer, run_id=run_id):
+            return NoPendingRequest(run_id, request_id)
+        return Answered(run_id, request_id, answer)
 
     async def ask(self, request: PermissionRequest, notify: Callable[[PermissionRequest], Awaitable[None] | None] | None = None) -> Answer:
         done = anyio.Event()
@@ -238,27 +285,6 @@ class PermissionBroker:
 
         del run_id  # the request carries it
         return _RunConfirmer()
-
-
-class ConsoleConfirmer:
-    """Asks on a terminal: y (this once), a (always, this session) or n (no)."""
-
-    def __init__(self, *, stdin: TextIO | None = None, stdout: TextIO | None = None):
-        self._in = stdin or sys.stdin
-        self._out = stdout or sys.stderr
-
-    async def confirm(self, request: PermissionRequest) -> Answer:
-        def ask() -> str:
-            self._out.write(f"\nAllow {request.describe()}? 允许吗？ [y]es / [a]lways / [n]o: ")
-            self._out.flush()
-            return self._in.readline()
-
-        reply = (await anyio.to_thread.run_sync(ask, abandon_on_cancel=True)).strip().casefold()
-        if reply in ("a", "always", "总是", "始终"):
-            return "allow_session"
-        if reply in ("y", "yes", "是", "好", "允许", "ok"):
-            return "allow_once"
-        return "deny"
 
 
 async def execute_guarded(
@@ -294,18 +320,3 @@ async def execute_guarded(
     if audit is not None:
         await audit.record(call, result, ctx, decision=decision)
     return result
-
-
-def answer_from_body(broker: PermissionBroker, run_id: str, request_id: str, body: object) -> tuple[int, dict[str, Any]]:
-    """The body of `POST /api/agent/runs/{run_id}/permissions/{request_id}` applied to the
-    broker: (HTTP status, JSON payload). 400 names the field, 404 an unknown or expired
-    request."""
-    decision = body.get("decision") if isinstance(body, dict) else None
-    if decision not in ANSWERS:
-        return 400, {"error": {"message": f"decision: expected one of {', '.join(ANSWERS)}, got {decision!r}",
-                               "type": "invalid_request_error", "param": "decision", "code": None}}
-    if not broker.resolve(request_id, decision, run_id=run_id):
-        return 404, {"error": {"message": f"no pending permission request {request_id!r} for run {run_id!r} "
-                               "(it was answered, timed out or never existed)",
-                               "type": "invalid_request_error", "param": None, "code": "not_found"}}
-    return 200, {"run_id": run_id, "request_id": request_id, "decision": decision}

@@ -17,16 +17,13 @@ import pytest
 
 from homeagent.actions import HouseholdMode, action_definitions, action_specs
 from homeagent.actions.schema import MIGRATIONS as ACTION_MIGRATIONS
+from homeagent.api.middleware import error_middleware
+from homeagent.api.permissions import answer_response
 from homeagent.clock import FakeClock
 from homeagent.llm.base import ToolCall
 from homeagent.llm.testing import ScriptedProvider, ScriptedReply
 from homeagent.store import MIGRATIONS, Database
-from homeagent.tools.permissions import (
-    PermissionBroker,
-    PermissionGate,
-    PermissionPolicy,
-    answer_from_body,
-)
+from homeagent.tools.permissions import PermissionBroker, PermissionGate, PermissionPolicy
 from homeagent.tools.registry import ToolContext, ToolRegistry
 
 from .helpers import running_app, text_of, turn
@@ -134,10 +131,10 @@ async def _permission_server(broker: PermissionBroker):
             body = await request.json()
         except json.JSONDecodeError:
             body = None
-        status, payload = answer_from_body(broker, request.match_info["run_id"], request.match_info["request_id"], body)
-        return aiohttp.web.json_response(payload, status=status)
+        decision = body.get("decision") if isinstance(body, dict) else None
+        return answer_response(broker.answer(request.match_info["run_id"], request.match_info["request_id"], decision))
 
-    app = aiohttp.web.Application()
+    app = aiohttp.web.Application(middlewares=[error_middleware])
     app.router.add_post("/api/agent/runs/{run_id}/permissions/{request_id}", answer)
     runner = aiohttp.web.AppRunner(app)
     await runner.setup()

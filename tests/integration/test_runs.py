@@ -9,6 +9,7 @@ import aiohttp
 import anyio
 import pytest
 
+from homeagent.api.server import create_web_app
 from homeagent.llm.echo import EchoProvider
 from homeagent.llm.testing import ScriptedProvider, ScriptedReply
 from homeagent.tools.registry import DisplayHint, ToolOutput, ToolSpec
@@ -279,7 +280,7 @@ async def test_every_route_is_in_the_openapi_document(make_config):
             doc = await r.json()
         web_app_routes = {
             (route.method.lower(), route.resource.canonical)
-            for route in app.web_app.router.routes()
+            for route in create_web_app(app.api_dependencies()).router.routes()
             if route.method not in ("HEAD", "OPTIONS", "*")
         }
     documented = {(method, path) for path, ops in doc["paths"].items() for method in ops}

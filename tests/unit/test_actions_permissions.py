@@ -3,7 +3,6 @@ guarded execution with its audit record."""
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,6 @@ from homeagent.llm.base import ToolCall
 from homeagent.store import MIGRATIONS, Database
 from homeagent.tools.audit import AuditLog, redact_arguments
 from homeagent.tools.permissions import (
-    ConsoleConfirmer,
     PermissionBroker,
     PermissionGate,
     PermissionPolicy,
@@ -171,16 +169,6 @@ async def test_broker_drops_requests_that_time_out() -> None:
     assert verdict.decision == "timeout" and broker.pending() == []
 
 
-@pytest.mark.parametrize(("typed", "answer"), [("y\n", "allow_once"), ("a\n", "allow_session"), ("n\n", "deny"),
-                                               ("\n", "deny"), ("是\n", "allow_once")])
-async def test_console_confirmer(typed: str, answer: str) -> None:
-    out = io.StringIO()
-    confirmer = ConsoleConfirmer(stdin=io.StringIO(typed), stdout=out)
-    request = PermissionRequest("perm_1", "run-1", "erase", "delete", {"what": "x"}, "console")
-    assert await confirmer.confirm(request) == answer
-    assert "Allow erase (delete)" in out.getvalue() and "[y]es / [a]lways / [n]o" in out.getvalue()
-
-
 async def test_guarded_execution_is_audited(tmp_path: Path) -> None:
     registry = ToolRegistry()
     for s in (READ, DELETE):
@@ -212,3 +200,23 @@ def test_redact_arguments_masks_secrets_in_keys_and_values() -> None:
     text = redact_arguments('{"token": "abc", "note": "Bearer abcdefgh1234", "n": 1}')
     assert json.loads(text) == {"token": "[REDACTED]", "note": "Bearer [REDACTED]", "n": 1}
     assert "sk-" not in redact_arguments("not json sk-abcdefghijkl")
+
+
+async def test_an_answer_is_a_domain_result() -> None:
+    from homeagent.tools.permissions import Answered, InvalidDecision, NoPendingRequest
+
+    broker = PermissionBroker()
+    request = PermissionRequest("perm_1", "run-1", "erase", "delete", {"what": "x"}, "http")
+    answers: list[str] = []
+    async with anyio.create_task_group() as tg:
+
+        async def wait() -> None:
+            answers.append(await broker.ask(request))
+
+        tg.start_soon(wait)
+        await anyio.wait_all_tasks_blocked()
+        assert broker.answer("run-1", "perm_1", "maybe") == InvalidDecision("maybe")
+        assert broker.answer("run-2", "perm_1", "deny") == NoPendingRequest("run-2", "perm_1")
+        assert broker.answer("run-1", "perm_1", "allow_session") == Answered("run-1", "perm_1", "allow_session")
+    assert answers == ["allow_session"]
+    assert broker.answer("run-1", "perm_1", "deny") == NoPendingRequest("run-1", "perm_1")

@@ -1,0 +1,45 @@
+"""The OpenAI-compatible endpoint (`/v1/chat/completions`) as a channel.
+
+An OpenAI client streams the answer but has no way to answer a permission request in the
+middle of a completion, and it hears only answers to its own requests: so a
+confirm-class tool is refused on this channel, and `deliver` reaches no one. The HTTP
+route (homeagent/api/openai_compat.py) parses the request and writes the wire format;
+this adapter turns the request into the turn's interrupt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from homeagent.io.channel import Capabilities, OutboundMessage
+from homeagent.io.interrupt import Inbox, Interrupt, ReplyHandle
+from homeagent.io.registry import DeviceRegistry
+from homeagent.io.turn import ChannelTurn, open_turn
+
+OPENAI_CAPABILITIES = Capabilities(streams=True, confirms=False, receives_unasked=False)
+
+
+class OpenAIChannel:
+    name = "openai"
+    capabilities = OPENAI_CAPABILITIES
+
+    def __init__(self, inbox: Inbox, devices: DeviceRegistry) -> None:
+        self._inbox = inbox
+        self._devices = devices
+
+    async def deliver(self, message: OutboundMessage) -> bool:
+        return False  # a client of this API only hears the answers to its own requests
+
+    @asynccontextmanager
+    async def turn(
+        self, text: str, *, device_id: str, context: str = "", member: str = ""
+    ) -> AsyncIterator[ChannelTurn]:
+        """One completion; leaving before its end (the client went away) cancels it."""
+        await self._devices.touch(self.name, device_id)
+        interrupt = Interrupt(
+            text=text, channel=self.name, reply=ReplyHandle(), device_id=device_id, member=member,
+            context=context, capabilities=self.capabilities,
+        )
+        async with open_turn(self._inbox, interrupt) as turn:
+            yield turn
