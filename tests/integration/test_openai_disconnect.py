@@ -63,7 +63,8 @@ async def test_client_disconnect_mid_stream_cancels_the_turn(make_config):
         "水开了。",
     ])
     async with running_app(make_config(), provider=provider, extra_tools=(slow_tool(seen),), http=True) as app:
-        url = f"http://127.0.0.1:{app.health.port}/v1/chat/completions"
+        base = f"http://127.0.0.1:{app.health.port}"
+        url = base + "/v1/chat/completions"
         body = {"model": "homeagent", "stream": True, "messages": [{"role": "user", "content": "水开了叫我"}]}
         with anyio.fail_after(30):
             async with aiohttp.ClientSession() as session:
@@ -72,16 +73,24 @@ async def test_client_disconnect_mid_stream_cancels_the_turn(make_config):
                 assert await read_first_piece(response) == "甲"
                 response.close()  # the client goes away mid-answer
 
-        stats = app.agent.stats
-        try:
-            with anyio.fail_after(20):
-                while stats.turns_cancelled + stats.turns_completed + stats.turns_failed == 0:
-                    await anyio.sleep(0.05)
-        except TimeoutError:
-            raise AssertionError(
-                f"the turn went on after its client disconnected (tool state {seen}, stats {stats})"
-            ) from None
+        # The turn is on record as a run: follow its events to their end, then read it.
+        async with aiohttp.ClientSession() as session:
+            async with session.get(base + "/api/agent/runs") as r:
+                (run,) = (await r.json())["runs"]
+            try:
+                with anyio.fail_after(20):
+                    async with session.get(f"{base}/api/agent/runs/{run['id']}/events") as r:
+                        async for _ in r.content:
+                            pass  # the stream ends when the run does
+            except TimeoutError:
+                raise AssertionError(
+                    f"the turn went on after its client disconnected (tool {seen}, {app.agent.stats})"
+                ) from None
+            async with session.get(f"{base}/api/agent/runs/{run['id']}") as r:
+                run = await r.json()
 
+        assert run["status"] == "cancelled", run
+        stats = app.agent.stats
         assert stats.turns_cancelled == 1 and stats.turns_completed == 0, stats
         assert "finished" not in seen, "the tool of a cancelled turn must not run to its end"
         assert len(provider.requests) == 1, "no model call after the client left"
