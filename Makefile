@@ -55,6 +55,7 @@ test: venv
 
 lint: venv
 	$(BIN)/ruff check homeagent tests bench
+	$(BIN)/mypy
 
 bench-deps: venv
 	$(BIN)/pip install --quiet psutil "fastapi>=0.100" "uvicorn>=0.22" "sse-starlette>=1.6" \

@@ -30,8 +30,8 @@ import anyio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from homeagent.cli.memory import all_migrations  # noqa: E402
 from homeagent.clock import FakeClock  # noqa: E402
-from homeagent.memory.cli import all_migrations  # noqa: E402
 from homeagent.memory.documents import DocumentStore, NewDocument  # noqa: E402
 from homeagent.store import Database  # noqa: E402
 

@@ -40,8 +40,8 @@ import anyio
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from homeagent.cli.memory import all_migrations  # noqa: E402
 from homeagent.clock import FakeClock  # noqa: E402
-from homeagent.memory.cli import all_migrations  # noqa: E402
 from homeagent.memory.documents import DocumentStore, NewDocument, time_rerank  # noqa: E402
 from homeagent.memory.query import QueryPlanner  # noqa: E402
 from homeagent.store import Database  # noqa: E402
@@ -122,12 +122,12 @@ async def in_process(turns: list[dict], questions: list[dict]) -> dict[str, list
 
 
 def via_cli(turns: list[dict], questions: list[dict]) -> dict[str, list[list[str]]]:
-    """Run the same evaluation through `python -m homeagent.memory.cli` subprocesses."""
+    """Run the same evaluation through `python -m homeagent.cli.memory` subprocesses."""
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "HOMEAGENT_DATA_DIR": tmp, "HOMEAGENT_CONFIG": ""}
         turns_file, queries_file = Path(tmp) / "turns.jsonl", Path(tmp) / "q.jsonl"
         turns_file.write_text("".join(json.dumps(t, ensure_ascii=False) + "\n" for t in turns), encoding="utf-8")
-        cmd = [sys.executable, "-m", "homeagent.memory.cli", "memory"]
+        cmd = [sys.executable, "-m", "homeagent.cli.memory", "memory"]
         subprocess.run([*cmd, "ingest", "--jsonl", str(turns_file), "--namespace", "eval"],
                        check=True, env=env, cwd=ROOT, capture_output=True)
         out: dict[str, list[list[str]]] = {}

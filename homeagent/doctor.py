@@ -77,10 +77,10 @@ def _check_model(cfg: Config) -> Check:
         magic = fh.read(4)
     if magic != b"GGUF":
         return Check("model", False, f"{path} is not a GGUF file", "point llm.model_path at a .gguf model")
-    try:
-        import llama_cpp  # noqa: F401
-    except ImportError as err:
-        return Check("model", False, f"llama-cpp-python cannot be imported: {err}", "run `make venv` to build it")
+    from homeagent.llm.models import engine_import_error
+
+    if (problem := engine_import_error()) is not None:
+        return Check("model", False, f"llama-cpp-python cannot be imported: {problem}", "run `make venv` to build it")
     return Check("model", True, f"{path} ({path.stat().st_size // (1024 * 1024)} MiB)")
 
 

@@ -259,10 +259,8 @@ def _rules(s: str, now: datetime, prefer: Prefer) -> When | None:
             explicit_day = True
 
     clock = _clock_time(s)
-    if day is None and clock is None:
-        return None
     if clock is None:
-        return When(datetime.combine(day, time(0, 0), tzinfo=now.tzinfo), False)
+        return None if day is None else When(datetime.combine(day, time(0, 0), tzinfo=now.tzinfo), False)
     if day is None:
         day = today
         moment = datetime.combine(day, clock, tzinfo=now.tzinfo)

@@ -66,7 +66,7 @@ async def create_event(c: Call) -> ToolOutput:
     end = c.when("end")
     if end is None and c.args.get("duration_minutes") and start.has_time:
         end_value = start.value + timedelta(minutes=int(c.args["duration_minutes"]))
-        end_iso = end_value.isoformat(timespec="seconds")
+        end_iso: str | None = end_value.isoformat(timespec="seconds")
     else:
         end_iso = end.iso() if end else None
     if end_iso and start.has_time and end_iso < start.iso():

@@ -371,7 +371,7 @@ _HEALTH_TABLES = {
               ("我这个月的体重变化", {"kind": "body", "from": "本月"})],
 )
 async def list_health(c: Call) -> ToolOutput:
-    kind = c.text("kind", "all")
+    kind = c.text("kind", "all") or "all"
     kinds = list(_HEALTH_TABLES) if kind == "all" else [kind]
     lines: list[dict[str, Any]] = []
     for k in kinds:

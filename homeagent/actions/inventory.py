@@ -76,14 +76,14 @@ async def create_inventory_item(c: Call) -> ToolOutput:
     name = c.need("item")
     qty = c.number("quantity", minimum=0)
     expires = c.day("expires")
-    row = {"name": name, "quantity": 1 if qty is None else qty, "unit": c.text("unit", ""),
+    row: dict[str, Any] = {"name": name, "quantity": 1 if qty is None else qty, "unit": c.text("unit", ""),
            "location": c.text("location", ""), "category": c.text("category", ""),
            "expires": expires.isoformat() if expires else None, "note": c.text("note", ""), **c.stamp()}
     row_id = await insert(c.db, "inventory_items", row)
     where = c.t(f"，放在{row['location']}", f", kept in {row['location']}") if row["location"] else ""
-    qty = f"×{row['quantity']:g}{_unit(row['unit'])}"
-    return c.done(f"已登记物品 #{row_id}：{name} {qty}{where}。",
-                  f"Recorded item #{row_id}: {name} {qty}{where}.", {"id": row_id, **row})
+    amount = f"×{row['quantity']:g}{_unit(row['unit'])}"
+    return c.done(f"已登记物品 #{row_id}：{name} {amount}{where}。",
+                  f"Recorded item #{row_id}: {name} {amount}{where}.", {"id": row_id, **row})
 
 
 @CATEGORY.define(

@@ -83,12 +83,12 @@ def to_minor(value: Decimal | float | int, currency: str) -> int:
 
 def parse_money(value: object, default_currency: str, currency: str | None = None) -> Money:
     """An amount from a number or text; `currency` (if given) overrides what the text says."""
-    explicit = currency_code(currency) if currency else None
+    explicit: str | None = currency_code(currency) if currency else None
     if isinstance(value, bool) or value is None:
         raise MoneyError(f"{value!r} is not an amount; {FORMAT_HINT}")
     if isinstance(value, int | float):
-        cur = explicit or default_currency
-        return Money(to_minor(value, cur), cur)
+        code = explicit or default_currency
+        return Money(to_minor(value, code), code)
     text = str(value).strip().replace(",", "").replace("，", "")
     match = _AMOUNT_RE.search(text)
     if not match or not text:

@@ -18,6 +18,7 @@ reads their own runs and the household's (member ""); None reads them all.
 
 from __future__ import annotations
 
+import builtins
 import json
 import time
 from collections import deque
@@ -348,7 +349,7 @@ class RunHub:
         # Live state is fresher than the last committed row.
         return [self._live[r.id].record if r.id in self._live else r for r in records]
 
-    async def events(self, run_id: str, after: int = 0, limit: int = 1000) -> list[StoredEvent]:
+    async def events(self, run_id: str, after: int = 0, limit: int = 1000) -> builtins.list[StoredEvent]:
         rows = await self._db.fetchall(
             "SELECT run_id, sequence, type, payload, created_at FROM run_events "
             "WHERE run_id = ? AND sequence > ? ORDER BY sequence LIMIT ?",

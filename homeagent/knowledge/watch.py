@@ -37,7 +37,7 @@ log = get_logger("homeagent.knowledge.watch")
 class _Handler(FileSystemEventHandler):
     """Runs in watchdog's thread: filter, then pass paths to the loop."""
 
-    def __init__(self, watcher: KnowledgeWatcher, token: object):
+    def __init__(self, watcher: KnowledgeWatcher, token: anyio.lowlevel.EventLoopToken):
         self._watcher = watcher
         self._token = token
 

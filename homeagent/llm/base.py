@@ -15,57 +15,12 @@ where it is built, and the wrapper speaks the `[ACTION]` text protocol to the mo
 
 from __future__ import annotations
 
-import json
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncGenerator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple, Protocol, runtime_checkable
 
-Role = Literal["system", "user", "assistant", "tool"]
-# As OpenAI's API has it: the model may call a tool, must call one, or must answer in words.
-ToolChoice = Literal["auto", "required", "none"]
-
-
-@dataclass(frozen=True)
-class ToolCall:
-    id: str
-    name: str
-    arguments: str  # JSON text exactly as the model produced it
-
-    def parsed_arguments(self) -> Any:
-        return json.loads(self.arguments) if self.arguments.strip() else {}
-
-
-@dataclass(frozen=True)
-class Message:
-    role: Role
-    content: str
-    tool_calls: tuple[ToolCall, ...] = ()
-    tool_call_id: str | None = None
-    name: str | None = None
-    error: bool = False  # a tool message whose call failed
-
-
-@dataclass(frozen=True)
-class ToolDef:
-    """What a provider needs to offer a tool to the model natively."""
-
-    name: str
-    description: str
-    parameters: Mapping[str, Any]
-    # `user words → tool_name {"argument": "value"}` lines: a model that reads its tools
-    # from the prompt sees the leading `featured_examples` of them as example dialogues.
-    examples: tuple[str, ...] = ()
-    featured_examples: int = 0
-
-    def to_openai(self) -> dict[str, Any]:
-        return {
-            "type": "function",
-            "function": {
-                "name": self.name,
-                "description": self.description,
-                "parameters": dict(self.parameters),
-            },
-        }
+# The chat types a request is made of; callers of a provider import them from here too.
+from homeagent.chat import Message, Role, ToolCall, ToolChoice, ToolDef  # noqa: F401
 
 
 @dataclass(frozen=True)
@@ -136,11 +91,14 @@ class Notice:
 ProviderEvent = TextDelta | ToolCallEvent | Usage | StreamDone | StreamError | Notice
 
 
+HealthState = Literal["ready", "loading", "degraded", "error", "skipped"]
+
+
 @dataclass(frozen=True)
 class ProviderStatus:
     name: str
     model: str
-    state: Literal["ready", "loading", "degraded", "error", "skipped"]
+    state: HealthState
     detail: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
 
@@ -159,17 +117,28 @@ class Warmed(NamedTuple):
 class Provider(Protocol):
     """A language model behind one streaming call, plus what the daemon does around it."""
 
-    name: str
-    model: str
-    supports_tools: bool  # the model calls functions natively
-    supports_grammar: bool  # the engine can constrain a reply to a GBNF grammar
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def model(self) -> str: ...
+
+    @property
+    def supports_tools(self) -> bool:
+        """The model calls functions natively."""
+        ...
+
+    @property
+    def supports_grammar(self) -> bool:
+        """The engine can constrain a reply to a GBNF grammar."""
+        ...
 
     @property
     def available(self) -> bool:
         """False when it cannot work at all as configured (a cloud provider with no key)."""
         ...
 
-    def stream(self, request: ChatRequest) -> AsyncIterator[ProviderEvent]:
+    def stream(self, request: ChatRequest) -> AsyncGenerator[ProviderEvent, None]:
         """Generate a reply; closing the iterator stops generation."""
         ...
 

@@ -6,7 +6,7 @@ is exactly the text the user sent, not the built prompt.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 
 import anyio
 
@@ -31,7 +31,7 @@ class EchoProvider(ProviderBase):
         self.model = model
         self._delay = delay
 
-    async def stream(self, request: ChatRequest) -> AsyncIterator[ProviderEvent]:
+    async def stream(self, request: ChatRequest) -> AsyncGenerator[ProviderEvent, None]:
         user = next((m.content for m in reversed(request.messages) if m.role == "user"), "")
         pieces = split_words(user)
         for piece in pieces:

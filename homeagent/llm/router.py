@@ -25,14 +25,15 @@ Every route takes native tool requests (an engine without function calling is wr
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from homeagent.clock import Clock, SystemClock
 from homeagent.llm.base import (
     ChatRequest,
+    HealthState,
     Message,
     Notice,
     Provider,
@@ -244,10 +245,10 @@ class Router(ProviderBase):
         request the user does not read."""
         return QuietRouter(self)
 
-    def stream(self, request: ChatRequest) -> AsyncIterator[ProviderEvent]:
+    def stream(self, request: ChatRequest) -> AsyncGenerator[ProviderEvent, None]:
         return self._stream(request, notify=True)
 
-    async def _stream(self, request: ChatRequest, *, notify: bool) -> AsyncIterator[ProviderEvent]:
+    async def _stream(self, request: ChatRequest, *, notify: bool) -> AsyncGenerator[ProviderEvent, None]:
         plan = self._plan()
         if not plan:
             yield self._nothing_usable()
@@ -298,7 +299,7 @@ class Router(ProviderBase):
 
     async def _run(
         self, route: Route, request: ChatRequest, partial: str, outcome: _Outcome
-    ) -> AsyncIterator[ProviderEvent]:
+    ) -> AsyncGenerator[ProviderEvent, None]:
         """One provider's attempt at the request; failures end up in `outcome.error`."""
         provider = route.provider
         req = self._continuation(request, partial) if partial else request
@@ -457,11 +458,12 @@ class Router(ProviderBase):
             "daily_cloud_tokens": self._budget,
             "providers": [self.route_status(r) for r in self.routes],
         }
-        return ProviderStatus(nxt.name, nxt.provider.model, overall, detail, extra)  # type: ignore[arg-type]
+        return ProviderStatus(nxt.name, nxt.provider.model, overall, detail, extra)
 
 
-def _health_state(state: str) -> str:
-    return {"cooling": "degraded", "over_budget": "degraded", "disabled": "error"}.get(state, state)
+def _health_state(state: str) -> HealthState:
+    mapped = {"cooling": "degraded", "over_budget": "degraded", "disabled": "error"}.get(state, state)
+    return cast(HealthState, mapped)
 
 
 @dataclass
@@ -497,7 +499,7 @@ class QuietRouter(ProviderBase):
     def available(self) -> bool:
         return self._router.available
 
-    def stream(self, request: ChatRequest) -> AsyncIterator[ProviderEvent]:
+    def stream(self, request: ChatRequest) -> AsyncGenerator[ProviderEvent, None]:
         return self._router._stream(request, notify=False)
 
     def status(self) -> ProviderStatus:

@@ -12,7 +12,7 @@ import json
 import re
 import uuid
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncGenerator, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,7 +52,7 @@ class ScriptedReply:
     error: str | None = None  # emit a StreamError instead of a reply
 
 
-async def stream_reply(reply: ScriptedReply, request: ChatRequest) -> AsyncIterator[ProviderEvent]:
+async def stream_reply(reply: ScriptedReply, request: ChatRequest) -> AsyncGenerator[ProviderEvent, None]:
     if reply.error is not None:
         yield StreamError(reply.error, retryable=False, kind="scripted_error")
         return
@@ -94,7 +94,7 @@ class ScriptedProvider(ProviderBase):
     def pending(self) -> int:
         return len(self._queue)
 
-    async def stream(self, request: ChatRequest) -> AsyncIterator[ProviderEvent]:
+    async def stream(self, request: ChatRequest) -> AsyncGenerator[ProviderEvent, None]:
         self.requests.append(request)
         if not self._queue:
             yield StreamError("scripted provider has no reply queued", kind="scripted_empty")
@@ -117,7 +117,7 @@ class FunctionProvider(ProviderBase):
     supports_grammar: bool = False
     requests: list[ChatRequest] = field(default_factory=list)
 
-    async def stream(self, request: ChatRequest) -> AsyncIterator[ProviderEvent]:
+    async def stream(self, request: ChatRequest) -> AsyncGenerator[ProviderEvent, None]:
         self.requests.append(request)
         reply = self.fn(request)
         reply = ScriptedReply(text=reply) if isinstance(reply, str) else reply

@@ -14,6 +14,7 @@ the next run retries it. With nothing new in the log no provider is called at al
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import sqlite3
@@ -248,8 +249,8 @@ class Distiller:
                 break
             batch_end = end if n == len(batches) - 1 else batch[-1].end
             inputs = [self._input(c, batch, speakers) for c in candidates]
-            args = (inputs, offset, batch_end, len(batch))
-            counts = await self.graph.db.write(lambda c, args=args: self._store(c, *args))
+            store = functools.partial(self._store, inputs=inputs, prev=offset, end=batch_end, records=len(batch))
+            counts = await self.graph.db.write(store)
             if counts is None:
                 error = "another distiller run advanced the log cursor; stopped to avoid duplicates"
                 log.warning("memory.distiller.cursor_moved", offset=offset)

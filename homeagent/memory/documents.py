@@ -19,6 +19,7 @@ column kept: archived text stays readable by id and through `search_archive()`.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import sqlite3
@@ -381,7 +382,7 @@ class DocumentStore:
                 [(r[0], f"{r[1]}\n{r[2]}" if r[1] not in r[2] else r[2]) for r in chunk],
                 [r[3] for r in chunk],
             )
-            self.index.commit_sync(lambda conn, v=vectors: self.index.write_rows(conn, v), add=vectors)
+            self.index.commit_sync(functools.partial(self.index.write_rows, docs=vectors), add=vectors)
         orphans = self.db.read_sync(
             lambda c: [
                 r[0]

@@ -22,6 +22,7 @@ import sqlite3
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import anyio
 
@@ -128,7 +129,7 @@ def find_synonyms_sync(
     return found
 
 
-def _rows(conn: sqlite3.Connection, sql: str, params: Sequence[object]) -> list[list[object]]:
+def _rows(conn: sqlite3.Connection, sql: str, params: Sequence[object]) -> list[list[Any]]:
     return [list(r) for r in conn.execute(sql, params).fetchall()]
 
 

@@ -131,8 +131,8 @@ class ProfileStore:
         if not rows:
             return None
         r = rows[0]
-        return Profile(r["member"], *(tuple(json.loads(r[k])) for k in ("preferences", "interests", "facts", "topics")),
-                       r["summary"], r["updated_at"])
+        lists = [tuple(json.loads(r[k])) for k in ("preferences", "interests", "facts", "topics")]
+        return Profile(r["member"], lists[0], lists[1], lists[2], lists[3], r["summary"], r["updated_at"])
 
     async def section(self, text: str, member: str) -> tuple[str, str] | None:
         """The speaking member's profile for the prompt (nothing for an unknown speaker)."""

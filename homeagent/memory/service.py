@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -188,7 +188,7 @@ class MemoryService:
             await self.context.append("assistant", answer, interrupt.turn_id, owner)
         await self.context.prune(answer or interrupt.text, member=owner)
 
-    async def _archive(self, entries: list[ContextEntry]) -> None:
+    async def _archive(self, entries: Sequence[ContextEntry]) -> None:
         await self.documents.commit([
             NewDocument(
                 text=e.content,

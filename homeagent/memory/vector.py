@@ -250,9 +250,9 @@ class VectorIndex:
         self._slot_of = {doc_id: i for i, doc_id in enumerate(ids)}
         bounds = np.cumsum(sizes)[:-1]
         self._terms = list(zip(np.split(feats, bounds), np.split(counts, bounds), strict=True))
-        self._len[:n] = np.fromiter((r[3] for r in rows), dtype=np.float32, count=n)  # type: ignore[misc]
+        self._len[:n] = np.fromiter((r[3] for r in rows), dtype=np.float32, count=n)
         self._stamp[:n] = np.fromiter(
-            (np.nan if r[4] is None else r[4] for r in rows), dtype=np.float64, count=n  # type: ignore[misc]
+            (np.nan if r[4] is None else r[4] for r in rows), dtype=np.float64, count=n
         )
         logtf = 1.0 + np.log(counts.astype(np.float64))
         sq = np.bincount(slots, weights=logtf * logtf, minlength=n)
@@ -607,7 +607,7 @@ class VectorIndex:
             return None
         slots = np.concatenate(all_slots)
         weights = np.concatenate(all_w)
-        scores = np.bincount(slots, weights=weights, minlength=n_slots)
+        scores = np.bincount(slots, weights=weights, minlength=n_slots).astype(np.float64)
         scores *= self._alive[:n_slots]
         scores /= best
         return scores

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from homeagent.llm.base import ToolCall
+from homeagent.chat import ToolCall
 from homeagent.log import get_logger, redact, redact_text
 from homeagent.store import Database
 from homeagent.tools.registry import ToolContext, ToolResult

@@ -25,12 +25,12 @@ import json
 import secrets
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, cast
+from typing import Any, Literal, Protocol
 
 import anyio
 
+from homeagent.chat import ToolCall
 from homeagent.errors import ConfigError
-from homeagent.llm.base import ToolCall
 from homeagent.log import get_logger, redact
 from homeagent.tools.registry import Permission, ToolContext, ToolRegistry, ToolResult, ToolSpec
 
@@ -247,7 +247,7 @@ class PermissionBroker:
         entry = self._pending.get(request_id)
         if entry is None or (run_id is not None and entry[0].run_id != run_id):
             return False
-        entry[2].append(answer)  # type: ignore[arg-type]
+        entry[2].append(answer)
         entry[1].set()
         return True
 
@@ -255,7 +255,7 @@ class PermissionBroker:
         """A user's answer to one of a run's pending requests, as a result to report."""
         if decision not in ANSWERS:
             return InvalidDecision(decision)
-        answer = cast(Answer, decision)
+        answer = decision
         if not self.resolve(request_id, answer, run_id=run_id):
             return NoPendingRequest(run_id, request_id)
         return Answered(run_id, request_id, answer)

@@ -21,8 +21,8 @@ from typing import Any, Literal
 import anyio
 import jsonschema
 
+from homeagent.chat import ToolCall, ToolDef
 from homeagent.errors import ToolError, ToolValidationError
-from homeagent.llm.base import ToolCall, ToolDef
 from homeagent.log import get_logger
 
 log = get_logger("homeagent.tools")

@@ -1,4 +1,4 @@
-"""`homeagent tools list|parse` as a subprocess (`python -m homeagent.tools.cli`), and
+"""`homeagent tools list|parse` as a subprocess (`python -m homeagent.cli.tools`), and
 through `register_cli` on a parser like the main command line's."""
 
 from __future__ import annotations
@@ -10,14 +10,14 @@ import sys
 
 import pytest
 
-from homeagent.tools.cli import parse_reply, register_cli
+from homeagent.cli.tools import parse_reply, register_cli
 
 from ..conftest import REPO
 
 
 def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "homeagent.tools.cli", *args], input=stdin, capture_output=True,
+        [sys.executable, "-m", "homeagent.cli.tools", *args], input=stdin, capture_output=True,
         text=True, encoding="utf-8", cwd=REPO, timeout=120, check=False,
     )
 

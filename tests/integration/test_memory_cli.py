@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import structlog
 
-from homeagent.memory.cli import parse_timestamp, run_cli
+from homeagent.cli.memory import parse_timestamp, run_cli
 from tests.conftest import PYTHON, REPO, write_config
 
 TURNS = [
@@ -25,7 +25,7 @@ TURNS = [
 
 def memory(config: Path, *args: str, stdin: str | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [PYTHON, "-m", "homeagent.memory.cli", "memory", *args, "--config", str(config)],
+        [PYTHON, "-m", "homeagent.cli.memory", "memory", *args, "--config", str(config)],
         input=stdin, capture_output=True, text=True, cwd=REPO, timeout=120,
         env={**os.environ, **(env or {})},
     )

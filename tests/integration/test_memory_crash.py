@@ -12,8 +12,8 @@ from pathlib import Path
 import anyio
 import pytest
 
+from homeagent.cli.memory import all_migrations
 from homeagent.clock import FakeClock
-from homeagent.memory.cli import all_migrations
 from homeagent.memory.documents import DocumentStore
 from homeagent.store import Database
 from tests.conftest import PYTHON, REPO, write_config
@@ -34,7 +34,7 @@ def test_kill_9_mid_ingest_keeps_every_acknowledged_document(tmp_path: Path) -> 
     source = tmp_path / "big.jsonl"
     _corpus(source)
     proc = subprocess.Popen(
-        [PYTHON, "-m", "homeagent.memory.cli", "memory", "ingest", "--jsonl", str(source),
+        [PYTHON, "-m", "homeagent.cli.memory", "memory", "ingest", "--jsonl", str(source),
          "--namespace", "crash", "--batch", "250", "--config", str(config)],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=REPO,
     )

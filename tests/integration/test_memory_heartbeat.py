@@ -16,10 +16,10 @@ import structlog
 from structlog.testing import capture_logs
 
 import homeagent.store
+from homeagent.cli import heartbeat as heartbeat_cli
 from homeagent.clock import FakeClock
 from homeagent.config import load_config
 from homeagent.llm.testing import ScriptedProvider
-from homeagent.memory import heartbeat_cli
 from homeagent.memory.documents import DocumentStore, NewDocument
 from homeagent.memory.graph import FactInput, GraphDB
 from homeagent.memory.graph_schema import MIGRATIONS as GRAPH_MIGRATIONS

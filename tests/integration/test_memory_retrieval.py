@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from homeagent.cli.memory import all_migrations
 from homeagent.clock import FakeClock
-from homeagent.memory.cli import all_migrations
 from homeagent.memory.documents import DocumentStore, NewDocument
 from homeagent.store import Database
 from tests.conftest import REPO

@@ -200,7 +200,7 @@ async def test_models_commands_as_a_subprocess(tmp_path: Path):
 
         async def cli(*args: str):
             return await anyio.run_process(
-                [sys.executable, "-m", "homeagent.llm.cli", "models", *args, "--config", str(config)], check=False)
+                [sys.executable, "-m", "homeagent.cli.models", "models", *args, "--config", str(config)], check=False)
 
         with anyio.fail_after(120):
             pulled = await cli("pull", "tiny-test")

@@ -26,8 +26,11 @@ ROOT = Path(__file__).resolve().parents[2] / PACKAGE
 # (`homeagent.io.channel` is io's core even though `homeagent.io` adapters sit higher).
 # A module may import its own layer and anything below it; never a layer above.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("entry points", ("homeagent.__main__", "homeagent.cli", "homeagent.api")),  # + every CLI module
-    ("composition root", ("homeagent.app", "homeagent.doctor")),
+    ("entry points", ("homeagent.__main__", "homeagent.cli")),  # + every CLI module
+    # The one place that knows every piece: it builds them all (the migrations of every
+    # package included) and runs the HTTP server among its long-lived tasks.
+    ("composition root", ("homeagent.app", "homeagent.doctor", "homeagent.schema")),
+    ("http api", ("homeagent.api",)),  # routes get typed dependencies, never the App
     ("channel adapters", ("homeagent.io",)),  # io's adapters: above the agent, never imported by it
     ("agent", ("homeagent.agent", "homeagent.intent")),
     ("services", (  # siblings: they may import each other, without cycles
@@ -37,7 +40,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "homeagent.knowledge", "homeagent.home", "homeagent.voice", "homeagent.schedule",
         "homeagent.ext",
     )),
-    ("foundation", ("homeagent.store", "homeagent.config", "homeagent.members", "homeagent.schema")),
+    ("foundation", ("homeagent.store", "homeagent.config", "homeagent.members", "homeagent.chat")),
     ("ground floor", (  # import nothing from homeagent but each other
         "homeagent.__init__", "homeagent.text", "homeagent.numbers", "homeagent.log",
         "homeagent.clock", "homeagent.errors", "homeagent.systemd",

@@ -60,7 +60,7 @@ async def test_usage_command_prints_rows_and_json(tmp_path: Path) -> None:
     async with Database(data / "homeagent.db", (*MIGRATIONS, *LLM_MIGRATIONS)) as db:
         meter = UsageMeter(db)
         await meter.record("deepseek", "deepseek-v4-flash", cloud=True, usage=Usage(1200, 300))
-    cmd = [sys.executable, "-m", "homeagent.llm.cli", "usage", "--config", str(config)]
+    cmd = [sys.executable, "-m", "homeagent.cli.models", "usage", "--config", str(config)]
     out = await anyio.run_process([*cmd, "--json"], check=False)
     assert out.returncode == 0, out.stderr
     rows = json.loads(out.stdout)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, replace
 
@@ -162,12 +162,12 @@ class ActionDialect(ProviderBase):
 
     # -- one request ---------------------------------------------------------------------
 
-    def stream(self, request: ChatRequest) -> AsyncIterator[ProviderEvent]:
+    def stream(self, request: ChatRequest) -> AsyncGenerator[ProviderEvent, None]:
         if not self._translates(request):
             return self.inner.stream(request)
         return self._stream(request)
 
-    async def _stream(self, request: ChatRequest) -> AsyncIterator[ProviderEvent]:
+    async def _stream(self, request: ChatRequest) -> AsyncGenerator[ProviderEvent, None]:
         local = self.inner.supports_grammar
         if local and self.settings.results_answer_local and request.messages[-1].role == "tool":
             # The calls have run: their own words are the answer (see the module doc).

@@ -303,8 +303,8 @@ def build_parser() -> argparse.ArgumentParser:
     doctor.add_argument("--probe", action="store_true", help="also contact each cloud provider")
     doctor.set_defaults(func=cmd_doctor)
 
-    from homeagent.memory import heartbeat_cli
-    from homeagent.memory.cli import register_cli as register_memory_cli
+    from homeagent.cli import heartbeat as heartbeat_cli
+    from homeagent.cli.memory import register_cli as register_memory_cli
     from homeagent.memory.service import memory_settings
 
     memory = register_memory_cli(sub, heartbeat=heartbeat_cli.make_heartbeat_command(
@@ -312,11 +312,11 @@ def build_parser() -> argparse.ArgumentParser:
     ))  # fmt: skip
     heartbeat_cli.register_cli(memory)
 
-    from homeagent.llm.cli import register_cli as register_llm_cli
+    from homeagent.cli.models import register_cli as register_llm_cli
 
     register_llm_cli(sub)
 
-    from homeagent.tools.cli import register_cli as register_tools_cli
+    from homeagent.cli.tools import register_cli as register_tools_cli
 
     register_tools_cli(sub)
 

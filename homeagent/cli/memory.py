@@ -11,7 +11,7 @@ a caller knows exactly what is durable if the process dies. Search is read-only 
 not count as an access of the documents it returns).
 
 `register_cli(subparsers)` adds the group to the main parser; `run_cli(argv)` and
-`python -m homeagent.memory.cli …` run it standalone.
+`python -m homeagent.cli.memory …` run it standalone.
 """
 
 from __future__ import annotations
@@ -241,7 +241,7 @@ async def _stats(args: argparse.Namespace, config: Config, out: TextIO, err: Tex
 
     names = sorted({r[0] for r in live} | set(archived))
     by_name = {r[0]: r for r in live}
-    report = {
+    report: dict[str, Any] = {
         "database": str(path),
         "size_bytes": path.stat().st_size if path.exists() else 0,
         "namespaces": [
@@ -283,7 +283,7 @@ def _runner(fn: Callable[..., Any]) -> Callable[[argparse.Namespace], int]:
 
 
 def register_cli(
-    subparsers: argparse._SubParsersAction,  # type: ignore[type-arg]
+    subparsers: argparse._SubParsersAction,
     heartbeat: Callable[[argparse.Namespace], int] | None = None,
 ) -> argparse.ArgumentParser:
     """Add the `memory` command group. `heartbeat` is the `memory heartbeat` command

@@ -5,7 +5,7 @@
     homeagent memory undo-merge --list [--json]    the recent merges
 
 `make_heartbeat_command(...)` returns the `heartbeat` command function that
-`homeagent.memory.cli.register_cli(subparsers, heartbeat=...)` takes; `register_cli(memory)`
+`homeagent.cli.memory.register_cli(subparsers, heartbeat=...)` takes; `register_cli(memory)`
 adds `undo-merge` to the `memory` group (pass the parser that register_cli returned, or
 its subparsers action).
 """
@@ -52,7 +52,7 @@ class MemoryParts:
 @asynccontextmanager
 async def open_memory(config: Config, *, clock: Clock | None = None) -> AsyncIterator[MemoryParts]:
     """The memory tiers of the data dir, opened the way the daemon opens them."""
-    from homeagent.memory.cli import all_migrations
+    from homeagent.cli.memory import all_migrations
 
     clock = clock or SystemClock()
     async with Database(config.data_dir / "homeagent.db", all_migrations()) as db:
@@ -174,8 +174,8 @@ def register_cli(memory: Any) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Standalone entry (tests): `memory` group with heartbeat and undo-merge."""
+    from homeagent.cli.memory import register_cli as register_memory
     from homeagent.errors import HomeAgentError
-    from homeagent.memory.cli import register_cli as register_memory
 
     parser = argparse.ArgumentParser(prog="homeagent")
     memory = register_memory(

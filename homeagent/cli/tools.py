@@ -8,7 +8,7 @@ repair, with their arguments exactly as the repaired output gives them (before s
 validation, whose problems go to `errors`), and `text` as the user would see it. Nothing
 is executed and no database is opened.
 
-`python -m homeagent.tools.cli …` runs the same commands.
+`python -m homeagent.cli.tools …` runs the same commands.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@
     homeagent models rm ID                             delete a downloaded model
     homeagent usage [--days N] [--json]                tokens per provider per day
 
-`register_cli(subparsers)` adds them to the main parser; `python -m homeagent.llm.cli`
+`register_cli(subparsers)` adds them to the main parser; `python -m homeagent.cli.models`
 runs them on their own. JSON output is the only thing on stdout; messages go to stderr.
 """
 
@@ -33,7 +33,7 @@ def _fail(message: str, code: int = 1) -> int:
     return code
 
 
-def _manager(config: Config, progress: bool = False):  # type: ignore[no-untyped-def]
+def _manager(config: Config, progress: bool = False):
     from homeagent.llm.catalog import load_catalog
     from homeagent.llm.manager import ModelManager, Progress
 
@@ -175,7 +175,7 @@ def register_cli(subparsers: argparse._SubParsersAction) -> None:
     models = subparsers.add_parser("models", help="list, download, verify, choose and remove local models")
     msub = models.add_subparsers(dest="models_command", required=True)
 
-    def command(name: str, handler, help_text: str, with_id: bool = True) -> argparse.ArgumentParser:  # type: ignore[no-untyped-def]
+    def command(name: str, handler, help_text: str, with_id: bool = True) -> argparse.ArgumentParser:
         p = msub.add_parser(name, help=help_text)
         if with_id:
             p.add_argument("id", help="model id (see `homeagent models list`)")
