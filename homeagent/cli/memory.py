@@ -32,7 +32,8 @@ from homeagent.clock import SystemClock
 from homeagent.config import Config, load_config
 from homeagent.errors import ConfigError, HomeAgentError, RequestError
 from homeagent.log import configure_logging
-from homeagent.memory.documents import DocumentStore, NewDocument
+from homeagent.memory.documents import DocumentStore, NewDocument, namespace_counts
+from homeagent.memory.vector import index_counts
 from homeagent.store.db import Database, Migration
 
 NAMESPACE_RE = re.compile(r"^[A-Za-z0-9_.\-]{1,64}$")
@@ -224,16 +225,8 @@ async def _search(args: argparse.Namespace, config: Config, out: TextIO, err: Te
 async def _stats(args: argparse.Namespace, config: Config, out: TextIO, err: TextIO) -> int:
     path = config.data_dir / "homeagent.db"
     async with Database(path, all_migrations()) as db:
-        live = await db.fetchall(
-            "SELECT namespace, COUNT(*), MIN(created_at), MAX(created_at) FROM documents GROUP BY namespace"
-        )
-        archived = dict(
-            (r[0], r[1])
-            for r in await db.fetchall("SELECT namespace, COUNT(*) FROM documents_archive GROUP BY namespace")
-        )
-        vectors = await db.fetchall(
-            "SELECT namespace, COUNT(*), SUM(length) FROM vector_terms GROUP BY namespace ORDER BY namespace"
-        )
+        live, archived = await namespace_counts(db)
+        vectors = await index_counts(db)
     tz = _timezone(config)
 
     def iso(ts: float | None) -> str | None:

@@ -526,3 +526,12 @@ class DocumentStore:
             (self.namespace, max_access, cutoff, -1 if limit is None else limit),
         )
         return [self._doc(r) for r in rows]
+
+
+async def namespace_counts(db: Database) -> tuple[list[Any], dict[str, int]]:
+    """Per namespace: (namespace, documents, oldest, newest) rows, and archived counts."""
+    live = await db.fetchall(
+        "SELECT namespace, COUNT(*), MIN(created_at), MAX(created_at) FROM documents GROUP BY namespace"
+    )
+    rows = await db.fetchall("SELECT namespace, COUNT(*) FROM documents_archive GROUP BY namespace")
+    return list(live), {r[0]: r[1] for r in rows}

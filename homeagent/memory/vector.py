@@ -35,7 +35,7 @@ import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import anyio
 import numpy as np
@@ -625,3 +625,10 @@ class VectorIndex:
         # Best first; equal scores in insertion order, so results are reproducible.
         order = np.lexsort((candidates, -scores[candidates]))[:k]
         return [Hit(self._ids[s], round(float(scores[s]), 6)) for s in candidates[order]]
+
+
+async def index_counts(db: Database) -> list[Any]:
+    """Per index namespace: (namespace, documents, total terms) rows."""
+    return list(await db.fetchall(
+        "SELECT namespace, COUNT(*), SUM(length) FROM vector_terms GROUP BY namespace ORDER BY namespace"
+    ))
