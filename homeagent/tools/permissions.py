@@ -20,7 +20,6 @@ An answer's outcome is a domain result, not an HTTP status: the api maps it to o
 
 from __future__ import annotations
 
-import itertools
 import json
 import secrets
 from collections.abc import Awaitable, Callable, Iterable, Mapping
@@ -128,9 +127,6 @@ class Verdict:
     message: str = ""  # for the model when not allowed
 
 
-_ids = itertools.count(1)
-
-
 class PermissionGate:
     def __init__(self, policy: PermissionPolicy, *, timeout: float = 60.0):
         self.policy = policy
@@ -171,7 +167,7 @@ class PermissionGate:
         except json.JSONDecodeError:
             args = {"raw": call.arguments}
         request = PermissionRequest(
-            request_id=f"perm_{next(_ids)}_{secrets.token_hex(4)}", run_id=ctx.turn_id, tool=spec.name,
+            request_id=f"perm_{secrets.token_hex(8)}", run_id=ctx.turn_id, tool=spec.name,
             permission=str(getattr(spec.permission, "value", spec.permission)),
             arguments=redact(args) if isinstance(args, dict) else {"value": args},
             channel=ctx.channel, device_id=ctx.device_id, member=getattr(ctx, "member", ""),
