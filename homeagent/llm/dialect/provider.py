@@ -158,7 +158,7 @@ class ActionDialect(ProviderBase):
         head, *rest = messages
         if head.role == "system" and tools:
             head = Message("system", self.stable_prefix(head.content, tools))
-        return await self.inner.warm([head, *(self._plain(m) for m in rest)])
+        return await self.inner.warm([head, *self._in_dialect(rest)])
 
     # -- one request ---------------------------------------------------------------------
 
@@ -204,33 +204,19 @@ class ActionDialect(ProviderBase):
         user_text = messages[user_at].content if user_at >= 0 else ""
         offered, top = await self._offer(user_text, request)
         section = render_offered(offered)
-        out: list[Message] = []
         stable = request.stable_prefix_chars
-        results: list[str] = []
-
-        def flush() -> None:
-            if results:
-                out.append(Message("user", render_results(results)))
-                results.clear()
-
+        marked: list[Message] = []
         for i, m in enumerate(messages):
-            if m.role == "tool":
-                results.append(f"- {m.name or 'tool'}: {m.content}")
-                continue
-            flush()
             if i == user_at and section and turn_at < 0:
-                out.append(Message("system", section))  # the prompt has no turn section
+                marked.append(Message("system", section))  # the prompt has no turn section
             content = m.content
             if i == 0 and m.role == "system" and request.tools:
                 head = self.stable_prefix(content[:stable], request.tools)
                 content, stable = head + content[stable:], len(head)
             if i == turn_at and section:
                 content = f"{content}\n\n{section}"
-            if m.role == "assistant" and m.tool_calls:
-                out.append(Message("assistant", self._assistant_text(m)))
-            else:
-                out.append(m if content == m.content else Message(m.role, content))
-        flush()
+            marked.append(m if content == m.content else replace(m, content=content))
+        out = self._in_dialect(marked)
         grammar = None
         first_round = user_at == len(messages) - 1
         if self.inner.supports_grammar and first_round and offered and request.tool_choice != "none":
@@ -274,13 +260,22 @@ class ActionDialect(ProviderBase):
         blocks = "\n".join(render_block(c.name, _arguments(c.arguments)) for c in m.tool_calls)
         return f"{m.content.rstrip()}\n{blocks}" if m.content.strip() else blocks
 
-    def _plain(self, m: Message) -> Message:
-        if m.role == "assistant" and m.tool_calls:
-            return Message("assistant", self._assistant_text(m))
-        if m.role == "tool":
-            return Message("user", render_results([f"- {m.name or 'tool'}: {m.content}"]))
-        return m
-
+    def _in_dialect(self, messages: Sequence[Message]) -> list[Message]:
+        """Native history as the model reads it: calls as blocks, each round's results
+        as one `[RESULTS]` message."""
+        out: list[Message] = []
+        results: list[str] = []
+        for m in messages:
+            if m.role == "tool":
+                results.append(f"- {m.name or 'tool'}: {m.content}")
+                continue
+            if results:
+                out.append(Message("user", render_results(results)))
+                results.clear()
+            out.append(Message("assistant", self._assistant_text(m)) if m.role == "assistant" and m.tool_calls else m)
+        if results:
+            out.append(Message("user", render_results(results)))
+        return out
 
 def _turn_indices(messages: Sequence[Message]) -> tuple[int, int]:
     """Where this turn's system section is (-1: the prompt has none besides its head) and
