@@ -209,10 +209,14 @@ def dialect_settings(config: Config) -> DialectSettings:
     )
 
 
-def native(provider: Provider, config: Config, selector: ActionSelector | None = None) -> Provider:
-    """A provider built elsewhere (a test's, a bench's) as the daemon would hold it: taking
-    native tool requests, wrapped in the dialect when its model cannot call functions."""
-    if provider.supports_tools:
+def native(
+    provider: Provider, config: Config, selector: ActionSelector | None = None, *, may_lose_tools: bool = False
+) -> Provider:
+    """`provider` as the daemon holds it, taking native tool requests: wrapped in the
+    dialect when its model cannot call functions, or may turn out not to (`may_lose_tools`:
+    an Ollama model without tools is found out at start or by a refused request). Also
+    for providers built elsewhere (a test's, a bench's)."""
+    if provider.supports_tools and not may_lose_tools:
         return provider
     return speak_native(provider, dialect_settings(config), selector)
 
@@ -230,16 +234,9 @@ def build_provider(
     names = llm.chain_names()
     specs = [(name, provider_spec(llm, name)) for name in names]
     credentials = credential_store(config, env)
-    settings, selector = dialect_settings(config), ActionSelector()  # one index for the chain
-
-    def speaking_native(provider: Provider, spec: ProviderConfig) -> Provider:
-        # An Ollama model without tools is found out at start or by a refused request.
-        if provider.supports_tools and spec.type != "ollama":
-            return provider
-        return speak_native(provider, settings, selector)
-
+    selector = ActionSelector()  # one index for the whole chain
     if len(specs) == 1 and specs[0][1].type in LOCAL_TYPES:
-        return speaking_native(build_one(config, *specs[0], credentials), specs[0][1])
+        return native(build_one(config, *specs[0], credentials), config, selector)
     routes = []
     for name, spec in specs:
         try:
@@ -248,7 +245,7 @@ def build_provider(
             # A missing local model must not take down a chain that has other engines;
             # config errors (a world-readable credential file) still stop the start.
             provider = UnavailableProvider(name, spec.model, err)
-        provider = speaking_native(provider, spec)
+        provider = native(provider, config, selector, may_lose_tools=spec.type == "ollama")
         routes.append(Route(name, provider, cloud=is_cloud(spec), type=spec.type))
     scrubber = Scrubber(llm.privacy.names) if llm.privacy.enabled else None
     return Router(

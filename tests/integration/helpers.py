@@ -10,6 +10,7 @@ import anyio
 from homeagent.app import App
 from homeagent.io import ask
 from homeagent.io.events import AgentEvent
+from homeagent.tools.registry import Permission, ToolSpec
 
 
 @asynccontextmanager
@@ -35,3 +36,14 @@ async def turn(app: App, text: str, **kwargs: Any) -> list[AgentEvent]:
 
 def text_of(events: list[AgentEvent]) -> str:
     return "".join(e.text for e in events if e.type == "text_delta")  # type: ignore[union-attr]
+
+
+def wipe_tool(calls: list[str]) -> ToolSpec:
+    """A delete-class tool (the policy's default for it is confirm) that records its calls."""
+
+    async def wipe(ctx, args):
+        calls.append(args["what"])
+        return f"wiped {args['what']}"
+
+    schema = {"type": "object", "properties": {"what": {"type": "string"}}, "required": ["what"]}
+    return ToolSpec("wipe_list", "delete a whole list", schema, wipe, permission=Permission.DELETE)

@@ -16,20 +16,10 @@ import pytest
 
 from homeagent.io.console import ConsoleChannel
 from homeagent.llm.testing import ScriptedProvider, ScriptedReply
-from homeagent.tools.registry import Permission, ToolSpec
 
-from .helpers import running_app
+from .helpers import running_app, wipe_tool
 
 pytestmark = pytest.mark.anyio
-
-
-def wipe_tool(calls: list[str]) -> ToolSpec:
-    async def wipe(ctx, args):
-        calls.append(args["what"])
-        return f"wiped {args['what']}"
-
-    schema = {"type": "object", "properties": {"what": {"type": "string"}}, "required": ["what"]}
-    return ToolSpec("wipe_list", "delete a whole list", schema, wipe, permission=Permission.DELETE)
 
 
 def wipe_then(answer: str) -> list[ScriptedReply | str]:
