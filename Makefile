@@ -31,6 +31,7 @@ else
 endif
 
 .PHONY: venv run test lint bench bench-deps clean llama-flags
+.PHONY: ext-deps
 
 venv: $(VENV)/.installed
 
@@ -63,6 +64,13 @@ bench-deps: venv
 
 bench: bench-deps
 	$(BIN)/python bench/ttft.py
+
+# Extensions: MCP plugins and the Lua sandbox (the `ext` extra).
+ext-deps: venv
+	$(BIN)/pip install --quiet "mcp>=1.0,<2" "lupa>=2.0,<3"
+
+test: ext-deps
+lint: ext-deps
 
 clean:
 	rm -rf $(VENV) build *.egg-info

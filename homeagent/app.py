@@ -27,6 +27,9 @@ from homeagent.api.deps import ApiDeps, Health
 from homeagent.clock import Clock, SystemClock
 from homeagent.config import Config
 from homeagent.errors import ConfigError, StartupError
+from homeagent.ext.changes import ChangeTracker
+from homeagent.ext.mcp_client import McpPlugin, PluginHost
+from homeagent.ext.skills import SkillSet, load_skillset, skill_dirs
 from homeagent.io import DeviceRegistry, Inbox
 from homeagent.io.agent_chat import AgentChatChannel
 from homeagent.io.openai import OpenAIChannel
@@ -42,6 +45,7 @@ from homeagent.memory.profiles import ProfileStore
 from homeagent.memory.service import MemoryService, memory_settings
 from homeagent.schema import all_migrations
 from homeagent.store import Database
+from homeagent.store.backup import BackupFile, backup_now
 from homeagent.tools.audit import AuditLog
 from homeagent.tools.builtin import builtin_tools
 from homeagent.tools.permissions import (
@@ -136,21 +140,35 @@ class App:
         self.permissions = PermissionGate(
             PermissionPolicy.from_config(
                 {name: getattr(pcfg.classes, name) for name in ("read", "write", "delete", "network", "secrets")},
-                pcfg.tools,
+                (*pcfg.tools, *self._plugin_grants()),
             ),
             timeout=pcfg.confirm_timeout,
         )
         self.broker = PermissionBroker()
+        plg = cfg.plugins
+        self.plugins = PluginHost([
+            McpPlugin(name, server, self.tools, restart_initial=plg.restart_initial,
+                      restart_max=plg.restart_max, ping_interval=plg.ping_interval)
+            for name, server in plg.servers.items() if server.enabled
+        ])  # fmt: skip
         self.audit = AuditLog(self.db)
 
+        self.changes = ChangeTracker(self.db)
         kcfg = cfg.knowledge
         self.knowledge = KnowledgeBase(
             Path(kcfg.dir), self.db, max_file_bytes=kcfg.max_file_bytes,
             chunk_tokens=kcfg.chunk_tokens, prompt_min_score=kcfg.prompt_min_score, prompt_k=kcfg.prompt_k,
+            before_write=lambda path, text: self.changes.record_sync(path, text, "knowledge"),
         )
         await self.knowledge.open()
         for spec in knowledge_tools(self.knowledge):
             self.tools.register(spec)
+
+        scfg = cfg.skills
+        self.skills: SkillSet = await anyio.to_thread.run_sync(lambda: load_skillset(
+            skill_dirs(Path(scfg.dir), data_dir), configured=scfg.enabled, data_dir=data_dir,
+            registry=self.tools, min_score=scfg.min_score, max_active=scfg.max_active,
+        ))  # fmt: skip
 
         self.prompt = PromptBuilder(self.personality)
         # The first turn pays neither for the stable prefix nor for the tool index.
@@ -175,13 +193,14 @@ class App:
             snapshot=self._snapshot(),
             context_sources=[
                 self.profiles.section, self.memory.graph_section, self.memory.documents_section,
-                self._knowledge_section,
+                self._knowledge_section, self.skills.section,
             ],
             history_source=self.memory.history,
             after_turn=[self.memory.after_turn],
             gate=self.permissions,
             broker=self.broker,
             audit=self.audit,
+            tool_scope=self.skills.allowed_tools,
         )
         self.forgetters.append(self.memory.forget_message)
         log.info(
@@ -191,6 +210,35 @@ class App:
             model=self.provider.model,
             tools=len(self.tools),
         )
+
+    def subsystems(self) -> dict[str, dict[str, Any]]:
+        """The health of the supervised parts, for /healthz."""
+        parts = {f"plugin:{name}": status for name, status in self.plugins.status().items()}
+        return parts
+
+    def _plugin_grants(self) -> list[str]:
+        """`<plugin>__*=<grant>` for each plugin (confirm unless config grants more);
+        an explicit `permissions.tools` entry for the pattern wins."""
+        named = {rule.partition("=")[0].strip() for rule in self.config.permissions.tools}
+        return [f"{name}__*={server.grant}" for name, server in self.config.plugins.servers.items()
+                if f"{name}__*" not in named]
+
+    def backup_dir(self) -> Path:
+        return Path(self.config.backup.dir) if self.config.backup.dir else Path(self.config.data_dir) / "backups"
+
+    async def backup(self) -> BackupFile:
+        """An online backup of the database now (also `homeagent backup`)."""
+        return await anyio.to_thread.run_sync(
+            lambda: backup_now(self.db.path, self.backup_dir(), self.config.backup.keep)
+        )
+
+    async def _backup_loop(self) -> None:
+        while True:
+            await anyio.sleep(self.config.backup.interval)
+            try:
+                await self.backup()
+            except Exception as err:  # noqa: BLE001 - the next backup is tried on schedule
+                log.warning("store.backup.failed", error=str(err))
 
     def _snapshot(self) -> dict[str, Any]:
         """The configuration that shapes a turn, stored with every run (secrets redacted)."""
@@ -278,6 +326,8 @@ class App:
             openai=OpenAIChannel(self.inbox, self.devices),
             agent_chat=AgentChatChannel(self.inbox, self.devices),
             run_channel=RunsChannel(self.inbox, self.devices, self.runs),
+            changes=self.changes,
+            subsystems=self.subsystems,
         )
 
     async def run(
@@ -306,6 +356,10 @@ class App:
             if self.config.knowledge.watch:
                 watcher = KnowledgeWatcher(self.knowledge, debounce=self.config.knowledge.watch_debounce)
                 await tg.start(watcher.run)
+            if self.plugins.plugins:
+                tg.start_soon(self.plugins.run)
+            if self.config.backup.interval > 0:
+                tg.start_soon(self._backup_loop)
             if on_ready is not None:
                 result = on_ready()
                 if result is not None:

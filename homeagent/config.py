@@ -233,6 +233,55 @@ class LogConfig:
     format: Literal["auto", "console", "json"] = "auto"
 
 
+# -- extensions: skills, MCP plugins, Lua adapters; backups -------------------------------
+
+
+@dataclass(frozen=True)
+class SkillsConfig:
+    enabled: tuple[str, ...] = ("meal_plan", "budget_review")
+    dir: PathValue = PathValue("../skills")  # the shipped skills; the data dir's skills/ too
+    min_score: float = 0.12
+    max_active: int = 1
+
+
+@dataclass(frozen=True)
+class PluginConfig:
+    """One stdio MCP server of `plugins.servers`."""
+
+    command: str = ""
+    args: tuple[str, ...] = ()
+    env: tuple[str, ...] = ()  # names of environment variables passed through, nothing else
+    permissions: tuple[str, ...] = ()  # what the plugin declares it needs (shown, checked)
+    grant: PermissionDecision = "confirm"
+    timeout: Duration = Duration(10)
+    enabled: bool = True
+
+
+@dataclass(frozen=True)
+class PluginsConfig:
+    servers: dict[str, PluginConfig] = field(default_factory=dict)
+    restart_initial: Duration = Duration(1)
+    restart_max: Duration = Duration(60)
+    ping_interval: Duration = Duration(5)
+
+
+@dataclass(frozen=True)
+class AdaptersConfig:
+    dir: PathValue = PathValue("../adapters")
+    enabled: tuple[str, ...] = ()
+    instruction_budget: int = 1_000_000
+    memory_limit_mb: int = 16
+    http_timeout: Duration = Duration(5)
+    grant: PermissionDecision = "allow"
+
+
+@dataclass(frozen=True)
+class BackupConfig:
+    interval: Duration = Duration(86400)  # 0 turns the daily backup off
+    keep: int = 7
+    dir: PathValue = PathValue("")  # default: <data_dir>/backups
+
+
 @dataclass(frozen=True)
 class Config:
     daemon: DaemonConfig = field(default_factory=DaemonConfig)
@@ -244,6 +293,10 @@ class Config:
     actions: ActionsConfig = field(default_factory=ActionsConfig)
     permissions: PermissionsConfig = field(default_factory=PermissionsConfig)
     log: LogConfig = field(default_factory=LogConfig)
+    skills: SkillsConfig = field(default_factory=SkillsConfig)
+    plugins: PluginsConfig = field(default_factory=PluginsConfig)
+    adapters: AdaptersConfig = field(default_factory=AdaptersConfig)
+    backup: BackupConfig = field(default_factory=BackupConfig)
     source: PathValue = PathValue("")
 
     @property
@@ -441,6 +494,48 @@ def _validate(cfg: Config) -> None:
         if getattr(cfg.actions, key) < 1:
             raise ConfigError(f"actions.{key}: expected a positive integer")
     _validate_llm(cfg.llm)
+    _validate_ext(cfg)
+
+
+_EXT_NAME_RE = re.compile(r"^[a-z][a-z0-9_]{0,29}$")
+
+
+def _validate_ext(cfg: Config) -> None:
+    if not 0.0 <= cfg.skills.min_score <= 1.0:
+        raise ConfigError("skills.min_score: expected a number from 0 to 1")
+    if cfg.skills.max_active < 1:
+        raise ConfigError("skills.max_active: expected a positive integer")
+    plugins = cfg.plugins
+    if plugins.restart_initial <= 0 or plugins.restart_max < plugins.restart_initial:
+        raise ConfigError("plugins.restart_initial/restart_max: expected 0 < restart_initial <= restart_max")
+    if plugins.ping_interval <= 0:
+        raise ConfigError("plugins.ping_interval: expected a duration longer than 0 s")
+    for name, server in plugins.servers.items():
+        where = f"plugins.servers.{name}"
+        if not _EXT_NAME_RE.match(name) or "__" in name:
+            raise ConfigError(f"{where}: a plugin name is lower-case letters, digits and single '_' "
+                              "(up to 30, starting with a letter); its tools are named <plugin>__<tool>")
+        if not server.command:
+            raise ConfigError(f"{where}.command: required (the program that runs the MCP server)")
+        for env_name in server.env:
+            if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", env_name):
+                raise ConfigError(f"{where}.env: {env_name!r} is not an environment variable name")
+        for perm in server.permissions:
+            if perm not in ("read", "write", "delete", "network", "secrets"):
+                raise ConfigError(f"{where}.permissions: {perm!r} is not one of read, write, delete, network, secrets")
+        if server.timeout <= 0:
+            raise ConfigError(f"{where}.timeout: expected a duration longer than 0 s")
+    for name in cfg.adapters.enabled:
+        if not _EXT_NAME_RE.match(name) or "__" in name:
+            raise ConfigError(f"adapters.enabled: {name!r} is not an adapter name (lower-case letters, digits, '_')")
+    if cfg.adapters.instruction_budget < 1000:
+        raise ConfigError("adapters.instruction_budget: expected at least 1000")
+    if not 1 <= cfg.adapters.memory_limit_mb <= 1024:
+        raise ConfigError("adapters.memory_limit_mb: expected an integer from 1 to 1024")
+    if cfg.backup.interval < 0:
+        raise ConfigError("backup.interval: expected 0 (off) or a duration such as 1d or 24h")
+    if cfg.backup.keep < 1:
+        raise ConfigError("backup.keep: expected a positive integer (how many backups to keep)")
 
 
 def _is_provider_ref(name: str, llm: LLMConfig) -> bool:
@@ -529,7 +624,8 @@ def load_config(
         base = chosen.resolve().parent
     else:
         # Without a file the repo layout's defaults are relative to the working directory.
-        raw = {"agent": {"personality_file": "personal.md"}, "knowledge": {"dir": "knowledge"}}
+        raw = {"agent": {"personality_file": "personal.md"}, "knowledge": {"dir": "knowledge"},
+               "skills": {"dir": "skills"}, "adapters": {"dir": "adapters"}}
 
     for section, values in (overrides or {}).items():
         current = raw.get(section)

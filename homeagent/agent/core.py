@@ -74,6 +74,9 @@ log = get_logger("homeagent.agent")
 # A source of one prompt section for a turn: (user text, member) → (title, body) or None.
 ContextSource = Callable[[str, str], Awaitable[tuple[str, str] | None]]
 
+# The tools a turn may reach, from its text (a skill steering it), or None for all.
+ToolScope = Callable[[str], Awaitable[frozenset[str] | None]]
+
 FINAL_ANSWER_NOTE = (
     "You have used every tool round this turn. Answer the user now in plain words, "
     "without calling any tool."
@@ -119,6 +122,7 @@ class Agent:
         gate: PermissionGate | None = None,
         broker: PermissionBroker | None = None,
         audit: AuditLog | None = None,
+        tool_scope: ToolScope | None = None,
     ):
         self.provider = provider
         self.registry = registry
@@ -136,6 +140,7 @@ class Agent:
         self.gate = gate
         self.broker = broker
         self.audit = audit
+        self.tool_scope = tool_scope
         self.stats = AgentStats()
         self._current_scope: anyio.CancelScope | None = None
 
@@ -326,6 +331,7 @@ class Agent:
             now=self.clock.now,
             member=interrupt.member,
         )
+        allowed = await self.tool_scope(interrupt.text) if self.tool_scope is not None else None
         max_rounds = self.config.max_tool_rounds
         ran: list[ToolResult] = []
         shown = ""
@@ -353,7 +359,7 @@ class Agent:
                 calls = []
             if not calls:
                 break
-            results = await self._run_tools(calls, ctx, interrupt)
+            results = await self._run_tools(calls, ctx, interrupt, allowed)
             ran += results
             messages.append(Message("assistant", text, tool_calls=tuple(calls)))
             messages += [
@@ -435,7 +441,8 @@ class Agent:
         return "".join(raw), calls
 
     async def _run_tools(
-        self, calls: list[ToolCall], ctx: ToolContext, interrupt: Interrupt
+        self, calls: list[ToolCall], ctx: ToolContext, interrupt: Interrupt,
+        allowed: frozenset[str] | None = None,
     ) -> list[ToolResult]:
         for call in calls:
             await self._emit(interrupt, ToolCallStarted(call.id, call.name, call.arguments))
@@ -444,6 +451,11 @@ class Agent:
         confirmer = self._confirmer_for(interrupt)
 
         async def run_one(index: int, call: ToolCall) -> None:
+            if allowed is not None and call.name not in allowed:
+                results[index] = ToolResult(call.id, call.name, False, (
+                    f"error: {call.name} is not among the tools of the skill guiding this request "
+                    f"({', '.join(sorted(allowed)) or 'none'}); it was not run."))
+                return
             results[index] = await execute_guarded(
                 self.registry, call, ctx, gate=self.gate, audit=self.audit, confirmer=confirmer
             )

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 from homeagent.agent.conversation import Conversation, StoredMessage
 from homeagent.agent.core import AgentStats
 from homeagent.agent.runs import RunHub
 from homeagent.config import APIConfig
+from homeagent.ext.changes import ChangeTracker
 from homeagent.io.agent_chat import AgentChatChannel
 from homeagent.io.interrupt import Inbox
 from homeagent.io.openai import OpenAIChannel
@@ -57,6 +59,9 @@ class ApiDeps:
     openai: OpenAIChannel
     agent_chat: AgentChatChannel
     run_channel: RunsChannel
+    # Extensions: the change tracker (GET /api/changes) and the health of supervised parts.
+    changes: ChangeTracker | None = None
+    subsystems: Callable[[], dict[str, dict[str, Any]]] | None = None
 
     def channels(self) -> tuple[OpenAIChannel, AgentChatChannel, RunsChannel]:
         """The channels the HTTP server carries; registered while it serves."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import time
+from collections.abc import Callable
 from typing import Any
 
 import anyio
@@ -18,6 +19,7 @@ from aiohttp.typedefs import Middleware
 from anyio.abc import TaskStatus
 
 from homeagent import __version__
+from homeagent.api import changes as changes_api
 from homeagent.api import keys
 from homeagent.api import knowledge as knowledge_api
 from homeagent.api import messages as messages_api
@@ -34,6 +36,8 @@ from homeagent.log import get_logger
 log = get_logger("homeagent.api")
 
 OPEN_PATHS = frozenset({"/healthz", "/api/openapi.json"})
+# The supervised subsystems' health (plugins, adapters, loops), shown in /healthz.
+SUBSYSTEMS: web.AppKey[Callable[[], dict[str, dict[str, Any]]]] = web.AppKey("homeagent.subsystems")
 
 
 def is_loopback(host: str) -> bool:
@@ -74,6 +78,12 @@ async def healthz(request: web.Request) -> web.Response:
         },
         "tools": len(request.app[keys.TOOLS]),
     }
+    subsystems = request.app.get(SUBSYSTEMS)
+    if subsystems is not None:
+        parts = subsystems()
+        body["subsystems"] = parts
+        if any(p.get("state") not in ("ready", "ok", "disabled") for p in parts.values()):
+            body["status"] = "degraded"
     return web.json_response(body)
 
 
@@ -116,6 +126,10 @@ def create_web_app(deps: ApiDeps) -> web.Application:
     knowledge_api.add_routes(web_app, deps.knowledge, max_upload_bytes=deps.max_upload_bytes)
     messages_api.add_routes(web_app)
     web_app.router.add_get("/api/openapi.json", openapi_document)
+    if deps.changes is not None:
+        changes_api.add_routes(web_app, deps.changes)
+    if deps.subsystems is not None:
+        web_app[SUBSYSTEMS] = deps.subsystems
     return web_app
 
 

@@ -43,6 +43,14 @@ def _first_homeagent_error(exc: BaseException) -> HomeAgentError | None:
 
 
 async def _serve(config: Config) -> int:
+    from homeagent.store.backup import DaemonLock
+
+    # Held while the daemon runs: `homeagent restore` and a second daemon see it.
+    with DaemonLock(config.data_dir):
+        return await _serve_locked(config)
+
+
+async def _serve_locked(config: Config) -> int:
     from homeagent.app import App
     from homeagent.systemd import notify
 
@@ -319,6 +327,10 @@ def build_parser() -> argparse.ArgumentParser:
     from homeagent.cli.tools import register_cli as register_tools_cli
 
     register_tools_cli(sub)
+
+    from homeagent.cli.ext import register_cli as register_ext_cli
+
+    register_ext_cli(sub)
 
     members = sub.add_parser("members", help="household members and their API tokens")
     members.add_argument("action", choices=["add", "list", "revoke"])

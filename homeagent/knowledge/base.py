@@ -22,7 +22,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -124,10 +124,12 @@ class KnowledgeBase:
         chunk_tokens: int = DEFAULT_MAX_TOKENS,
         prompt_min_score: float = 0.15,
         prompt_k: int = 3,
+        before_write: Callable[[Path, str], object] | None = None,
     ):
         # Absolute, so paths from the watcher and from os.walk compare as equals.
         self.root = Path(root).absolute()
         self.db = db
+        self._before_write = before_write
         self.index = index if index is not None else VectorIndex(db, NAMESPACE)
         self.max_file_bytes = max_file_bytes
         self.chunk_tokens = chunk_tokens
@@ -478,6 +480,9 @@ class KnowledgeBase:
             or target.parent.parent != self.root
         ):
             raise BadFile(f"{target.name} would be written outside the knowledge directory")
+        if self._before_write is not None:
+            # Versioned before it changes (the change tracker); a failure stops the write.
+            self._before_write(target, text)
         write_atomic(target, text)
         report = self._sync_sync([target])
         rel = self._scanner.rel(target) or target.name

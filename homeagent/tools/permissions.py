@@ -87,6 +87,10 @@ class PermissionPolicy:
     def decide(self, spec: ToolSpec) -> Decision:
         if spec.name in self.tools:
             return self.tools[spec.name]
+        # `weather__*`: every tool of one plugin; the longest matching prefix wins.
+        prefixes = [k for k in self.tools if k.endswith("*") and spec.name.startswith(k[:-1])]
+        if prefixes:
+            return self.tools[max(prefixes, key=len)]
         permission = str(getattr(spec.permission, "value", spec.permission))
         if permission not in {p.value for p in Permission}:
             return "deny"  # an unknown class is never trusted

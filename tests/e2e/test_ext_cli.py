@@ -1,0 +1,74 @@
+"""The extension commands against a real daemon subprocess: backup, restore, skills."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from tests.e2e.conftest import start_daemon
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def count(db: Path, table: str) -> int:
+    conn = sqlite3.connect(db)
+    try:
+        return conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def test_backup_while_running_restore_refused_then_restored_whole(tmp_path):
+    daemon = start_daemon(tmp_path, llm={"provider": "echo"}, skills={"dir": str(REPO / "skills")})
+    try:
+        for i in range(5):
+            done = daemon.cli("chat", "--url", daemon.url, f"hello number {i}")
+            assert done.returncode == 0, done.stderr
+        made = daemon.cli("backup", "--json", "--config", str(daemon.config))
+        assert made.returncode == 0, made.stderr
+        backup = Path(json.loads(made.stdout)["path"])
+        refused = daemon.cli("restore", str(backup), "--config", str(daemon.config))
+        assert refused.returncode != 0
+        assert "the daemon is running" in refused.stderr and "stop it first" in refused.stderr
+        # Something new after the backup: the restore must take it away again.
+        assert daemon.cli("chat", "--url", daemon.url, "after the backup").returncode == 0
+    finally:
+        assert daemon.stop() == 0
+    db = tmp_path / "data" / "homeagent.db"
+    assert count(db, "messages") == 12
+    restored = daemon.cli("restore", str(backup), "--config", str(daemon.config))
+    assert restored.returncode == 0, restored.stderr
+    conn = sqlite3.connect(db)
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        texts = [r[0] for r in conn.execute("SELECT content FROM messages WHERE role = 'user' ORDER BY id")]
+    finally:
+        conn.close()
+    assert texts == [f"hello number {i}" for i in range(5)]
+    assert (tmp_path / "data" / "homeagent.db.before-restore").exists()
+
+
+def test_restore_refuses_a_file_that_is_not_a_database(tmp_path):
+    daemon = start_daemon(tmp_path, wait=False, llm={"provider": "echo"})
+    daemon.proc.kill()
+    daemon.proc.wait()
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"this is not sqlite" * 100)
+    result = daemon.cli("restore", str(junk), "--config", str(daemon.config))
+    assert result.returncode != 0 and "not a sound SQLite database" in result.stderr
+
+
+def test_skills_list_enable_disable(tmp_path):
+    daemon = start_daemon(tmp_path, wait=False, llm={"provider": "echo"}, skills={"dir": str(REPO / "skills")})
+    daemon.proc.kill()
+    daemon.proc.wait()
+    listed = daemon.cli("skills", "list", "--json", "--config", str(daemon.config))
+    assert listed.returncode == 0, listed.stderr
+    rows = {r["name"]: r for r in json.loads(listed.stdout)["skills"]}
+    assert rows["meal_plan"]["enabled"] and rows["budget_review"]["enabled"]
+    assert daemon.cli("skills", "disable", "meal_plan", "--config", str(daemon.config)).returncode == 0
+    rows = {r["name"]: r for r in json.loads(daemon.cli("skills", "list", "--json", "--config", str(daemon.config)).stdout)["skills"]}
+    assert not rows["meal_plan"]["enabled"] and rows["budget_review"]["enabled"]
+    unknown = daemon.cli("skills", "enable", "no_such_skill", "--config", str(daemon.config))
+    assert unknown.returncode != 0 and "no skill named 'no_such_skill'" in unknown.stderr
