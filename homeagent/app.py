@@ -9,6 +9,7 @@ systemd watchdog. Tests swap parts through constructor parameters, never `patch(
 from __future__ import annotations
 
 import contextlib
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -28,6 +29,7 @@ from homeagent.clock import Clock, SystemClock
 from homeagent.config import Config
 from homeagent.errors import ConfigError, StartupError
 from homeagent.ext.changes import ChangeTracker
+from homeagent.ext.lua import LuaAdapter, adapter_folders
 from homeagent.ext.mcp_client import McpPlugin, PluginHost
 from homeagent.ext.skills import SkillSet, load_skillset, skill_dirs
 from homeagent.io import DeviceRegistry, Inbox
@@ -151,6 +153,7 @@ class App:
                       restart_max=plg.restart_max, ping_interval=plg.ping_interval)
             for name, server in plg.servers.items() if server.enabled
         ])  # fmt: skip
+        self.adapters = await anyio.to_thread.run_sync(self._load_adapters, data_dir)
         self.audit = AuditLog(self.db)
 
         self.changes = ChangeTracker(self.db)
@@ -214,14 +217,33 @@ class App:
     def subsystems(self) -> dict[str, dict[str, Any]]:
         """The health of the supervised parts, for /healthz."""
         parts = {f"plugin:{name}": status for name, status in self.plugins.status().items()}
+        parts.update({f"adapter:{a.name}": a.status.as_dict() for a in self.adapters})
         return parts
 
     def _plugin_grants(self) -> list[str]:
-        """`<plugin>__*=<grant>` for each plugin (confirm unless config grants more);
-        an explicit `permissions.tools` entry for the pattern wins."""
+        """`<plugin>__*=<grant>` for each plugin (confirm unless config grants more) and
+        each adapter; an explicit `permissions.tools` entry for the pattern wins."""
         named = {rule.partition("=")[0].strip() for rule in self.config.permissions.tools}
-        return [f"{name}__*={server.grant}" for name, server in self.config.plugins.servers.items()
-                if f"{name}__*" not in named]
+        grants = {f"{name}__*": server.grant for name, server in self.config.plugins.servers.items()}
+        grants.update({f"{name}__*": self.config.adapters.grant for name in self.config.adapters.enabled})
+        return [f"{pattern}={grant}" for pattern, grant in grants.items() if pattern not in named]
+
+    def _load_adapters(self, data_dir: Path) -> list[LuaAdapter]:
+        acfg = self.config.adapters
+        shipped = Path(acfg.dir)
+        if not shipped.is_dir():
+            shipped = Path(sys.prefix) / "share" / "homeagent" / "adapters"
+        adapters = []
+        for folder in adapter_folders([shipped, data_dir / "adapters"], acfg.enabled):
+            adapter = LuaAdapter(folder, self.tools, data_dir / "adapters-state",
+                                 instruction_budget=acfg.instruction_budget,
+                                 memory_limit_mb=acfg.memory_limit_mb, http_timeout=acfg.http_timeout)
+            adapter.load()
+            adapters.append(adapter)
+        missing = set(acfg.enabled) - {a.name for a in adapters}
+        for name in sorted(missing):
+            log.warning("ext.lua.not_found", adapter=name, looked_in=[str(shipped), str(data_dir / "adapters")])
+        return adapters
 
     def backup_dir(self) -> Path:
         return Path(self.config.backup.dir) if self.config.backup.dir else Path(self.config.data_dir) / "backups"

@@ -236,9 +236,13 @@ class LuaAdapter:
             self._manifest = manifest
             if manifest.script.stat().st_size > MAX_SCRIPT_BYTES:
                 raise AdapterError(f"{manifest.script}: larger than {MAX_SCRIPT_BYTES} bytes")
-            source = manifest.script.read_text(encoding="utf-8")
-            if source.startswith("\x1bLua"):
+            data = manifest.script.read_bytes()
+            if data.startswith(b"\x1bLua"):
                 raise AdapterError(f"{manifest.script}: precompiled Lua bytecode is not accepted")
+            try:
+                source = data.decode("utf-8")
+            except UnicodeDecodeError as err:
+                raise AdapterError(f"{manifest.script}: not UTF-8 text ({err})") from err
             self._lua, self._calls = self._new_state(manifest)
             self._run_budgeted(self._compile(source))
             for tool in manifest.tools:
