@@ -9,6 +9,7 @@ systemd watchdog. Tests swap parts through constructor parameters, never `patch(
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -32,6 +33,7 @@ from homeagent.ext.changes import ChangeTracker
 from homeagent.ext.lua import LuaAdapter, adapter_folders
 from homeagent.ext.mcp_client import McpPlugin, PluginHost
 from homeagent.ext.skills import SkillSet, load_skillset, skill_dirs
+from homeagent.ext.supervisor import Supervisor
 from homeagent.io import DeviceRegistry, Inbox
 from homeagent.io.agent_chat import AgentChatChannel
 from homeagent.io.openai import OpenAIChannel
@@ -154,6 +156,7 @@ class App:
             for name, server in plg.servers.items() if server.enabled
         ])  # fmt: skip
         self.adapters = await anyio.to_thread.run_sync(self._load_adapters, data_dir)
+        self.supervisor = self._supervise()
         self.audit = AuditLog(self.db)
 
         self.changes = ChangeTracker(self.db)
@@ -214,9 +217,57 @@ class App:
             tools=len(self.tools),
         )
 
+    async def reload(self, new: Config) -> dict[str, list[str]]:
+        """Apply a new, already validated config (SIGHUP): skills, adapters, permissions and
+        backups change at once; sections that need a restart are named in the log."""
+        changed = [f.name for f in dataclasses.fields(Config)
+                   if f.name != "source" and getattr(new, f.name) != getattr(self.config, f.name)]
+        live = {"skills", "adapters", "permissions", "backup"}
+        restart = [name for name in changed if name not in live]
+        self.config = new
+        data_dir = Path(self.config.data_dir)
+        if "skills" in changed or "adapters" in changed:
+            old = self.adapters
+            for adapter in old:
+                adapter.unload()
+            self.adapters = await anyio.to_thread.run_sync(self._load_adapters, data_dir)
+        scfg = new.skills
+        fresh = await anyio.to_thread.run_sync(lambda: load_skillset(
+            skill_dirs(Path(scfg.dir), data_dir), configured=scfg.enabled, data_dir=data_dir,
+            registry=self.tools, min_score=scfg.min_score, max_active=scfg.max_active,
+        ))  # fmt: skip
+        self.skills.replace_with(fresh)
+        if "permissions" in changed or "adapters" in changed:
+            pcfg = new.permissions
+            self.permissions.policy = PermissionPolicy.from_config(
+                {name: getattr(pcfg.classes, name) for name in ("read", "write", "delete", "network", "secrets")},
+                (*pcfg.tools, *self._plugin_grants()),
+            )
+        applied = [name for name in changed if name in live]
+        log.info("daemon.reloaded", applied=applied, needs_restart=restart,
+                 skills=[s.name for s in self.skills.skills])
+        return {"applied": applied, "needs_restart": restart}
+
+    def _supervise(self) -> Supervisor:
+        """Health checks of every part, every daemon.check_interval (shown in /healthz)."""
+        sup = Supervisor(self.config.daemon.check_interval)
+
+        async def database() -> tuple[bool, str]:
+            result = await self.db.check()
+            return result == "ok", f"integrity {result}"
+
+        async def provider() -> tuple[bool, str]:
+            status = self.provider.status()
+            return status.state == "ready", f"{status.name}: {status.state} {status.detail}".strip()
+
+        sup.add("database", check=database)
+        sup.add("provider", check=provider)
+        return sup
+
     def subsystems(self) -> dict[str, dict[str, Any]]:
         """The health of the supervised parts, for /healthz."""
-        parts = {f"plugin:{name}": status for name, status in self.plugins.status().items()}
+        parts = self.supervisor.status()
+        parts.update({f"plugin:{name}": status for name, status in self.plugins.status().items()})
         parts.update({f"adapter:{a.name}": a.status.as_dict() for a in self.adapters})
         return parts
 
@@ -373,15 +424,19 @@ class App:
             tg.start_soon(watchdog_loop)
             if self.config.daemon.check_interval > 0:
                 tg.start_soon(self._check_loop)
+            # Long-lived subsystems are supervised: a crash is restarted with backoff.
+            sup = self.supervisor
             if self.config.daemon.heartbeat_interval > 0:
-                tg.start_soon(heartbeat_loop, self.config.daemon.heartbeat_interval, self.heartbeat)
+                interval = self.config.daemon.heartbeat_interval
+                tg.start_soon(sup.keep, "heartbeat", lambda: heartbeat_loop(interval, self.heartbeat))
             if self.config.knowledge.watch:
                 watcher = KnowledgeWatcher(self.knowledge, debounce=self.config.knowledge.watch_debounce)
-                await tg.start(watcher.run)
+                await tg.start(sup.keep_started, "knowledge_watcher", watcher.run)
             if self.plugins.plugins:
-                tg.start_soon(self.plugins.run)
+                tg.start_soon(sup.keep, "plugins", self.plugins.run)
             if self.config.backup.interval > 0:
-                tg.start_soon(self._backup_loop)
+                tg.start_soon(sup.keep, "backup", self._backup_loop)
+            tg.start_soon(sup.run)
             if on_ready is not None:
                 result = on_ready()
                 if result is not None:

@@ -42,15 +42,32 @@ def _first_homeagent_error(exc: BaseException) -> HomeAgentError | None:
 # -- serve ---------------------------------------------------------------------------------
 
 
-async def _serve(config: Config) -> int:
+async def _serve(config: Config, overrides: dict[str, dict[str, Any]] | None = None) -> int:
     from homeagent.store.backup import DaemonLock
 
     # Held while the daemon runs: `homeagent restore` and a second daemon see it.
     with DaemonLock(config.data_dir):
-        return await _serve_locked(config)
+        return await _serve_locked(config, overrides or {})
 
 
-async def _serve_locked(config: Config) -> int:
+async def _reload_on_sighup(apps: list[Any], config: Config, overrides: dict[str, dict[str, Any]]) -> None:
+    """SIGHUP: read the config file again; a config that fails validation is refused and
+    the running one kept."""
+    with anyio.open_signal_receiver(signal.SIGHUP) as signals:
+        async for _ in signals:
+            try:
+                new = load_config(config.source or None, overrides=overrides)
+            except ConfigError as err:
+                log.error("daemon.reload.refused", error=str(err), keeping="the running config")
+                continue
+            if apps:
+                try:
+                    await apps[0].reload(new)
+                except Exception as err:  # noqa: BLE001 - a failed reload must not stop the daemon
+                    log.error("daemon.reload.failed", error=repr(err))
+
+
+async def _serve_locked(config: Config, overrides: dict[str, dict[str, Any]]) -> int:
     from homeagent.app import App
     from homeagent.systemd import notify
 
@@ -67,10 +84,13 @@ async def _serve_locked(config: Config) -> int:
                 log.info("daemon.stopping", signal=signal.Signals(signum).name)
                 stop.set()
 
+    apps: list[Any] = []
     async with anyio.create_task_group() as outer:
         outer.start_soon(watch_signals)
+        outer.start_soon(_reload_on_sighup, apps, config, overrides)
         try:
             async with App(config) as app, anyio.create_task_group() as tg:
+                apps.append(app)
 
                 async def ready() -> None:
                     notify("READY=1")
@@ -95,7 +115,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     config = load_config(args.config, overrides=overrides)
     configure_logging(config.log.level, config.log.format)
     try:
-        return anyio.run(_serve, config)
+        return anyio.run(_serve, config, overrides)
     except BaseException as exc:  # noqa: BLE001 - start-up failures become one clear line
         err = _first_homeagent_error(exc)
         if err is None:

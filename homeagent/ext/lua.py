@@ -319,6 +319,13 @@ class LuaAdapter:
             raise ToolError(f"adapter {self.name}: {message}")
         return value
 
+    def unload(self) -> None:
+        """Withdraw the adapter's tools and drop its Lua state (a config reload)."""
+        with self._lock:
+            self._withdraw()
+            self._lua = None
+            self.status.state = "stopped"
+
     def _withdraw(self) -> None:
         for unregister in self._unregister:
             unregister()

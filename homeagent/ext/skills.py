@@ -239,6 +239,13 @@ class SkillSet:
     def __len__(self) -> int:
         return len(self._by_name)
 
+    def replace_with(self, other: SkillSet) -> None:
+        """Take `other`'s skills in place (a config reload): holders of this set's bound
+        methods (the agent) see the new skills from the next turn."""
+        self.skills, self.min_score, self.max_active = other.skills, other.min_score, other.max_active
+        self.problems = other.problems
+        self.__post_init__()
+
     def relevant_sync(self, text: str) -> tuple[Skill, ...]:
         """The skills this message is about, best first (none for small talk)."""
         with self._lock:

@@ -72,3 +72,37 @@ def test_skills_list_enable_disable(tmp_path):
     assert not rows["meal_plan"]["enabled"] and rows["budget_review"]["enabled"]
     unknown = daemon.cli("skills", "enable", "no_such_skill", "--config", str(daemon.config))
     assert unknown.returncode != 0 and "no skill named 'no_such_skill'" in unknown.stderr
+
+
+def test_sighup_refuses_a_bad_config_and_applies_a_good_one(tmp_path):
+    import signal
+    import time
+    import urllib.request
+
+    import yaml
+
+    daemon = start_daemon(tmp_path, llm={"provider": "echo"}, skills={"dir": str(REPO / "skills")})
+    try:
+        with urllib.request.urlopen(daemon.url + "/healthz", timeout=5) as resp:
+            health = json.load(resp)
+        assert health["subsystems"]["database"]["state"] == "ready"
+        assert "knowledge_watcher" in health["subsystems"] and "heartbeat" in health["subsystems"]
+        good = daemon.config.read_text()
+        daemon.config.write_text(good + "\nskills:\n  max_active: 0\n", encoding="utf-8")
+        daemon.proc.send_signal(signal.SIGHUP)
+        deadline = time.monotonic() + 30
+        while "daemon.reload.refused" not in daemon.stderr and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert "daemon.reload.refused" in daemon.stderr and "skills.max_active" in daemon.stderr
+        assert daemon.proc.poll() is None
+        raw = yaml.safe_load(good)
+        raw["skills"]["enabled"] = ["budget_review"]
+        daemon.config.write_text(yaml.safe_dump(raw), encoding="utf-8")
+        daemon.proc.send_signal(signal.SIGHUP)
+        while "daemon.reloaded" not in daemon.stderr and time.monotonic() < deadline:
+            time.sleep(0.1)
+        reloaded = [json.loads(line) for line in daemon.stderr.splitlines() if '"daemon.reloaded"' in line]
+        assert reloaded and reloaded[-1]["skills"] == ["budget_review"] and reloaded[-1]["applied"] == ["skills"]
+        assert daemon.cli("chat", "--url", daemon.url, "still here?").returncode == 0
+    finally:
+        assert daemon.stop() == 0
