@@ -112,7 +112,15 @@ def run_checks(config_path: str | None, probe: bool = False) -> list[Check]:
         except OSError as err:
             checks.append(Check(check.__name__.removeprefix("_check_"), False, str(err)))
     checks += _provider_checks(cfg, probe)
+    checks += _ext_checks(cfg, probe)
     return checks
+
+
+def _ext_checks(cfg: Config, probe: bool) -> list[Check]:
+    """Skills, plugins, adapters and backups (homeagent/ext/checks.py)."""
+    from homeagent.ext.checks import ext_checks
+
+    return [Check(c.name, c.ok, c.detail, c.fix) for c in ext_checks(cfg, probe)]
 
 
 def _provider_checks(cfg: Config, probe: bool) -> list[Check]:

@@ -115,6 +115,7 @@ class McpPlugin:
         self._session: Any = None
         self._lost = anyio.Event()
         self._unregister: list[Callable[[], None]] = []
+        self._probed: list[str] = []
         self.ready = anyio.Event()  # set each time the tools are registered
 
     # -- the supervising loop ----------------------------------------------------------------
@@ -141,7 +142,7 @@ class McpPlugin:
             delay = min(delay * 2, self.restart_max)
             self.status.restarts += 1
 
-    async def _session_once(self) -> None:
+    async def _session_once(self, probe: bool = False) -> None:
         from mcp import ClientSession, StdioServerParameters
         from mcp.client.stdio import stdio_client
 
@@ -165,11 +166,19 @@ class McpPlugin:
                     self._set("ready", "")
                     log.info("ext.mcp.ready", plugin=self.name, tools=self.status.tools)
                     self.ready.set()
+                    if probe:
+                        self._probed = list(self.status.tools)
+                        return
                     await self._watch(session)
                 finally:
                     self._session = None
                     self._withdraw()
         self._set("down", self.status.last_error or "the server stopped")
+
+    async def probe(self) -> list[str]:
+        """Start the server, list its tools, stop it (`homeagent doctor --probe`)."""
+        await self._session_once(probe=True)
+        return self._probed
 
     async def _watch(self, session: Any) -> None:
         """Return when the server is gone: a failed call saw it, or a ping went unanswered."""

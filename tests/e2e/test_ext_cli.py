@@ -106,3 +106,71 @@ def test_sighup_refuses_a_bad_config_and_applies_a_good_one(tmp_path):
         assert daemon.cli("chat", "--url", daemon.url, "still here?").returncode == 0
     finally:
         assert daemon.stop() == 0
+
+
+def test_doctor_reports_plugins_adapters_and_skills(tmp_path):
+    import subprocess
+    import sys
+
+    from tests.conftest import write_config
+    from tests.e2e.conftest import base_env
+
+    server = str(REPO / "tests" / "integration" / "mcp_fake_server.py")
+    config = write_config(
+        tmp_path, llm={"provider": "echo"}, skills={"dir": str(REPO / "skills")},
+        plugins={"servers": {"fake": {"command": sys.executable, "args": [server]},
+                             "needs_key": {"command": sys.executable, "args": [server], "env": ["NO_SUCH_KEY_SET"]}}},
+        adapters={"dir": str(REPO / "adapters"), "enabled": ["smart_plug", "absent"]},
+    )
+    env = base_env(tmp_path)
+    env.pop("NO_SUCH_KEY_SET", None)
+    done = subprocess.run([sys.executable, "-m", "homeagent", "doctor", "--json", "--probe", "--config", str(config)],
+                          capture_output=True, text=True, timeout=180, env=env)
+    checks = {c["name"]: c for c in json.loads(done.stdout)}
+    assert checks["plugin fake"]["ok"] and "fake__add" in checks["plugin fake"]["detail"]
+    assert not checks["plugin needs_key"]["ok"] and "NO_SUCH_KEY_SET" in checks["plugin needs_key"]["detail"]
+    assert checks["adapter smart_plug"]["ok"] and not checks["adapter absent"]["ok"]
+    assert checks["skills"]["ok"] and "meal_plan" in checks["skills"]["detail"]
+    assert done.returncode == 1  # problems were found
+
+
+def test_changes_list_diff_revert_from_the_command_line(tmp_path):
+    import asyncio
+
+    from homeagent.config import load_config
+    from homeagent.ext.changes import ChangeTracker
+    from homeagent.schema import all_migrations
+    from homeagent.store import Database
+    from tests.conftest import write_config
+    from tests.e2e.conftest import base_env
+
+    config_path = write_config(tmp_path, llm={"provider": "echo"})
+    config = load_config(config_path, env={"HOMEAGENT_DATA_DIR": str(tmp_path / "data")})
+    target = tmp_path / "export.md"
+
+    async def write() -> None:
+        async with Database(config.data_dir / "homeagent.db", all_migrations()) as db:
+            tracker = ChangeTracker(db)
+            await tracker.write(target, "first\n", "export")
+            await tracker.write(target, "second\n", "export")
+
+    asyncio.run(write())
+    import subprocess
+    import sys
+
+    def cli(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "homeagent", "changes", *args, "--config", str(config_path)],
+                              capture_output=True, text=True, timeout=120, env=base_env(tmp_path))
+
+    listed = json.loads(cli("list", "--json").stdout)["changes"]
+    assert [(c["id"], c["op"]) for c in listed] == [(2, "modify"), (1, "create")]
+    diff = cli("diff", "2").stdout
+    assert "-first" in diff and "+second" in diff
+    reverted = cli("revert", "2", "--json")
+    assert reverted.returncode == 0, reverted.stderr
+    assert json.loads(reverted.stdout)["reverts"] == 2
+    assert target.read_text() == "first\n"
+    # The revert is a change too: undoing it brings "second" back.
+    assert cli("revert", "3").returncode == 0 and target.read_text() == "second\n"
+    missing = cli("diff", "99")
+    assert missing.returncode != 0 and "no change with id 99" in missing.stderr
