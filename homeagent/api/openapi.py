@@ -294,6 +294,20 @@ PATHS: dict[str, Any] = {
 }
 
 
+# The change tracker (homeagent/ext/changes.py): every file the agent wrote, newest first.
+PATHS["/api/changes"] = {"get": {
+    "summary": "Files the agent wrote, newest first (revert one with `homeagent changes revert ID`)",
+    "parameters": [_query("limit", {"type": "integer", "minimum": 1, "maximum": 500}, "page size"),
+                   _query("offset", {"type": "integer", "minimum": 0, "maximum": 10_000_000}, "skip this many")],
+    "responses": {"200": _json({"type": "object", "required": ["changes"], "properties": {"changes": {
+        "type": "array", "items": {
+            "type": "object", "required": ["id", "path", "op", "reason", "reverts", "created_at"],
+            "properties": {"id": {"type": "integer"}, "path": _STR, "op": {"enum": ["create", "modify", "delete"]},
+                           "reason": _STR, "reverts": {"type": ["integer", "null"]}, "created_at": _STR,
+                           "bytes_before": {"type": ["integer", "null"]},
+                           "bytes_after": {"type": ["integer", "null"]}}}}}}, "changes"),
+                  **_errors(400, 401, 429)}}}
+
 def build_document(extra_paths: dict[str, Any] | None = None,
                    extra_schemas: dict[str, Any] | None = None) -> dict[str, Any]:
     return {
