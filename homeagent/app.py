@@ -175,6 +175,7 @@ class App:
             skill_dirs(Path(scfg.dir), data_dir), configured=scfg.enabled, data_dir=data_dir,
             registry=self.tools, min_score=scfg.min_score, max_active=scfg.max_active,
         ))  # fmt: skip
+        await anyio.to_thread.run_sync(self.skills.prepare_sync)
 
         self.prompt = PromptBuilder(self.personality)
         # The first turn pays neither for the stable prefix nor for the tool index.

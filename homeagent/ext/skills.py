@@ -246,6 +246,11 @@ class SkillSet:
         self.problems = other.problems
         self.__post_init__()
 
+    def prepare_sync(self) -> None:
+        """Build the index now, so the first relevant turn does not pay for it."""
+        if self._defs:
+            self._selector.prepare_sync()
+
     def relevant_sync(self, text: str) -> tuple[Skill, ...]:
         """The skills this message is about, best first (none for small talk)."""
         with self._lock:
