@@ -263,7 +263,14 @@ class App:
 
         sup.add("database", check=database)
         sup.add("provider", check=provider)
+        # Adapters: each probe also loads a changed script or manifest again.
+        sup.add("adapters", check=self._check_adapters)
         return sup
+
+    async def _check_adapters(self) -> tuple[bool, str]:
+        results = [(a.name, *(await a.check())) for a in self.adapters]
+        bad = [f"{name}: {detail}" for name, ok, detail in results if not ok]
+        return not bad, "; ".join(bad) or f"{len(results)} adapter(s) ready"
 
     def subsystems(self) -> dict[str, dict[str, Any]]:
         """The health of the supervised parts, for /healthz."""

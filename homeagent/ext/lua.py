@@ -319,6 +319,20 @@ class LuaAdapter:
             raise ToolError(f"adapter {self.name}: {message}")
         return value
 
+    def reload_if_changed_sync(self) -> bool:
+        """Load again when the manifest or script changed on disk; True when it did."""
+        with self._lock:
+            if self.status.state == "stopped" or self._files_stamp() == self._stamp:
+                return False
+            log.info("ext.lua.reloading", adapter=self.name)
+            self._load_locked()
+            return True
+
+    async def check(self) -> tuple[bool, str]:
+        """The supervisor's probe: picks up file changes, reports whether the adapter is usable."""
+        await anyio.to_thread.run_sync(self.reload_if_changed_sync)
+        return self.status.state == "ready", self.status.last_error or f"{len(self.status.tools)} tool(s)"
+
     def unload(self) -> None:
         """Withdraw the adapter's tools and drop its Lua state (a config reload)."""
         with self._lock:

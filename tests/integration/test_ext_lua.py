@@ -226,3 +226,18 @@ async def test_a_changed_script_is_loaded_again(tmp_path):
     os.utime(script, (later + 2, later + 2))
     failed = await call(registry, "ver__run")
     assert not failed.ok and "broken on purpose" in failed.content
+
+
+async def test_the_supervisor_probe_loads_a_changed_manifest_without_a_call(tmp_path):
+    registry = ToolRegistry()
+    folder = write_adapter(tmp_path, "grow", "function run(args) return 1 end\nfunction more(args) return 2 end")
+    adapter = LuaAdapter(folder, registry, tmp_path / "state")
+    adapter.load()
+    assert "grow__more" not in registry
+    manifest = folder / "adapter.yaml"
+    manifest.write_text(manifest.read_text() + "  - {name: more, function: more, permission: read}\n")
+    later = time.time() + 2
+    os.utime(manifest, (later, later))
+    healthy, detail = await adapter.check()
+    assert healthy and detail == "2 tool(s)" and "grow__more" in registry
+    assert (await call(registry, "grow__more")).content == "2"
