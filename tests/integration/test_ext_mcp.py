@@ -85,7 +85,7 @@ async def test_a_slow_call_times_out():
 async def test_killed_mid_call_the_turn_is_answered_and_tools_come_back(make_config):
     config = make_config(
         plugins={"servers": {"fake": {"command": sys.executable, "args": [SERVER], "grant": "allow"}},
-                 "restart_initial": "0.2s", "ping_interval": "0.2s"},
+                 "restart_initial": "1s", "ping_interval": "0.2s"},
         backup={"interval": 0},
     )
     provider = ScriptedProvider()
@@ -107,7 +107,9 @@ async def test_killed_mid_call_the_turn_is_answered_and_tools_come_back(make_con
         finished = [e for e in events if e.type == "tool_result"]
         assert finished and not finished[0].ok  # type: ignore[attr-defined]
         assert events[-1].type == "done"
-        # The server is started again and its tools return.
+        # While it is down its tools are withdrawn; then it is started again and they return.
+        await until(lambda: "fake__whoami" not in app.tools and plugin.status.state == "down")
+        assert "connection lost" in plugin.status.last_error or "closed" in plugin.status.last_error.lower()
         await until(lambda: plugin.status.restarts >= 1 and plugin.status.state == "ready")
         again = await call(app.tools, "fake__whoami")
         assert again.ok and int(again.content) != pid
