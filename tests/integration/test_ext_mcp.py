@@ -124,3 +124,15 @@ async def test_plugin_tools_ask_first_unless_granted(make_config):
         spec = app.tools.get("fake__add")
         assert spec is not None
         assert app.permissions.policy.decide(spec) == "confirm"
+
+
+async def test_a_plugin_that_cannot_start_is_down_and_retried_not_fatal():
+    registry = ToolRegistry()
+    plugin = McpPlugin("ghost", PluginConfig(command="/nonexistent/mcp-server", timeout=2.0), registry,
+                       restart_initial=0.05, restart_max=0.1)
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(plugin.run)
+        await until(lambda: plugin.status.restarts >= 2)
+        assert plugin.status.state in ("down", "starting") and len(registry) == 0
+        assert plugin.status.last_error
+        tg.cancel_scope.cancel()
