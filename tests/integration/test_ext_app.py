@@ -100,3 +100,27 @@ async def test_homeagent_is_an_mcp_server_under_the_same_policy(make_config, tmp
             assert invalid.isError and "invalid arguments for create_task" in invalid.content[0].text
     listing = json.loads(json.dumps(sorted(tools)))
     assert not any("__" in name for name in listing)
+
+
+async def test_the_daemon_starts_without_the_ext_extra(make_config, monkeypatch):
+    # As if neither package were installed: importing them raises ImportError.
+    monkeypatch.setitem(sys.modules, "mcp", None)
+    monkeypatch.setitem(sys.modules, "lupa", None)
+    config = make_config(
+        plugins={"servers": {"fake": {"command": sys.executable, "args": ["-c", "pass"]}}},
+        adapters={"dir": str(REPO / "adapters"), "enabled": ["smart_plug"]}, backup={"interval": 0},
+    )
+    provider = ScriptedProvider(replies=["Still here."])
+    async with running_app(config, provider=provider, http=True) as app:
+        assert text_of(await turn(app, "hello")) == "Still here."
+        for _ in range(100):
+            if app.plugins.plugins[0].status.state == "unavailable":
+                break
+            await anyio.sleep(0.02)
+        async with aiohttp.ClientSession() as http, \
+                http.get(f"http://127.0.0.1:{app.health.port}/healthz") as resp:
+            body = await resp.json()
+    assert body["status"] == "degraded"
+    assert body["subsystems"]["plugin:fake"]["state"] == "unavailable"
+    assert "mcp package is not installed" in body["subsystems"]["plugin:fake"]["last_error"]
+    assert body["subsystems"]["adapter:smart_plug"]["state"] == "unavailable"
