@@ -31,6 +31,11 @@ def test_backup_while_running_restore_refused_then_restored_whole(tmp_path):
         refused = daemon.cli("restore", str(backup), "--config", str(daemon.config))
         assert refused.returncode != 0
         assert "the daemon is running" in refused.stderr and "stop it first" in refused.stderr
+        # A second daemon on the same data dir is refused with one clear line.
+        from tests.conftest import free_port
+
+        second = daemon.cli("serve", "--config", str(daemon.config), "--listen", f"127.0.0.1:{free_port()}")
+        assert second.returncode != 0 and "another HomeAgent daemon is running" in second.stderr
         # Something new after the backup: the restore must take it away again.
         assert daemon.cli("chat", "--url", daemon.url, "after the backup").returncode == 0
     finally:
