@@ -9,7 +9,9 @@ systemd watchdog. Tests swap parts through constructor parameters, never `patch(
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -24,18 +26,20 @@ from homeagent.agent.personality import Personality
 from homeagent.agent.prompt import PromptBuilder
 from homeagent.agent.runs import RunHub
 from homeagent.api.deps import ApiDeps, Health
+from homeagent.api.web_deps import WebDeps
 from homeagent.clock import Clock, SystemClock
 from homeagent.config import Config
 from homeagent.errors import ConfigError, StartupError
 from homeagent.io import DeviceRegistry, Inbox
 from homeagent.io.agent_chat import AgentChatChannel
+from homeagent.io.browser import BrowserChannel
 from homeagent.io.openai import OpenAIChannel
 from homeagent.io.runs import RunsChannel
 from homeagent.knowledge import KnowledgeBase, KnowledgeWatcher, knowledge_tools
 from homeagent.llm.base import Provider
 from homeagent.llm.factory import build_provider, native
 from homeagent.llm.usage import UsageMeter
-from homeagent.log import get_logger
+from homeagent.log import get_logger, redact
 from homeagent.members import MemberStore
 from homeagent.memory.heartbeat import HeartbeatReport, heartbeat_loop
 from homeagent.memory.profiles import ProfileStore
@@ -141,6 +145,10 @@ class App:
             timeout=pcfg.confirm_timeout,
         )
         self.broker = PermissionBroker()
+        # The dashboard confirms for any channel while a page is open.
+        self.browser = BrowserChannel()
+        self.broker.add_answerer(self.browser.present)
+        self.heartbeats: deque[dict[str, Any]] = deque(maxlen=50)
         self.audit = AuditLog(self.db)
 
         kcfg = cfg.knowledge
@@ -215,6 +223,7 @@ class App:
             # Background work must not spend the user's one failover notice.
             provider = self.provider.quiet()
         report = await self.memory.heartbeat(provider)
+        self.heartbeats.append({"at": time.time(), "duration_ms": report.duration_ms, **report.counts()})
         if report.llm_calls:
             # The distiller's prompts replaced the conversation a local engine had ready.
             await self.agent.prepare_next()
@@ -278,6 +287,16 @@ class App:
             openai=OpenAIChannel(self.inbox, self.devices),
             agent_chat=AgentChatChannel(self.inbox, self.devices),
             run_channel=RunsChannel(self.inbox, self.devices, self.runs),
+            web=self._web_dependencies(),
+        )
+
+    def _web_dependencies(self) -> WebDeps:
+        return WebDeps(
+            tools=self.tools, gate=self.permissions, audit=self.audit, broker=self.broker,
+            browser=self.browser, devices=self.devices, members=self.members,
+            graph=self.memory.graph, documents=self.memory.documents, context=self.memory.context,
+            provider=self.provider, usage=self.meter, heartbeats=lambda: list(self.heartbeats),
+            settings=lambda: redact(dataclasses.asdict(self.config)),
         )
 
     async def run(

@@ -91,9 +91,11 @@ async def list_moods(c: Call) -> ToolOutput:
     found, total = await page(c.db, "moods", where, "at DESC", limit, offset)
     scores = [r["score"] for r in found if r["score"]]
     extra = c.t(f"平均 {sum(scores) / len(scores):.1f}/5", f"average {sum(scores) / len(scores):.1f}/5") if scores else ""
-    return c.listing(("心情", "mood records"), found, total,
-                     lambda r: f"#{r['id']} {show_when(r['at'])} {r['mood']}" + (f" ({r['score']}/5)" if r["score"] else "")
-                     + (f" — {r['note']}" if r["note"] else ""), offset=offset, extra=extra)
+    listed = c.listing(("心情", "mood records"), found, total,
+                       lambda r: f"#{r['id']} {show_when(r['at'])} {r['mood']}" + (f" ({r['score']}/5)" if r["score"] else "")
+                       + (f" — {r['note']}" if r["note"] else ""), offset=offset, extra=extra)
+    points = [(str(r["at"])[:16], float(r["score"])) for r in reversed(found) if r["score"]]
+    return c.series(listed, c.t("心情", "Mood"), "/5", points) if points else listed
 
 
 @CATEGORY.define(
@@ -192,9 +194,11 @@ async def list_water(c: Call) -> ToolOutput:
     found = await rows(c.db, f"SELECT day, SUM(amount_ml) AS ml, COUNT(*) AS times FROM water_logs"
                              f"{where.sql()} GROUP BY day ORDER BY day DESC", where.params)
     goal = c.settings.water_goal_ml
-    return c.listing(("喝水记录（按天）", "days of water"), found, len(found),
-                     lambda r: c.t(f"{r['day']}：{r['ml']}/{goal} 毫升（{r['times']} 次）",
-                                   f"{r['day']}: {r['ml']}/{goal} ml ({r['times']} times)"))
+    listed = c.listing(("喝水记录（按天）", "days of water"), found, len(found),
+                       lambda r: c.t(f"{r['day']}：{r['ml']}/{goal} 毫升（{r['times']} 次）",
+                                     f"{r['day']}: {r['ml']}/{goal} ml ({r['times']} times)"))
+    points = [(str(r["day"]), float(r["ml"])) for r in reversed(found)]
+    return c.series(listed, c.t("喝水", "Water"), "ml", points) if points else listed
 
 
 def sleep_minutes(value: Any) -> int | None:
@@ -380,11 +384,33 @@ async def list_health(c: Call) -> ToolOutput:
         if k == "metric":
             where.contains("metric", c.text("metric"))
         found = await rows(c.db, f"SELECT * FROM {table}{where.sql()} ORDER BY {order} LIMIT 50", where.params)
+        series_rows = found
         lines += [{"kind": k, "id": r["id"], "text": render(r)} for r in found]
     limit, offset = c.page()
     shown = lines[offset : offset + limit]
-    return c.listing(("健康记录", "health records"), shown, len(lines),
-                     lambda r: f"[{r['kind']}] #{r['id']} {r['text']}", offset=offset)
+    listed = c.listing(("健康记录", "health records"), shown, len(lines),
+                       lambda r: f"[{r['kind']}] #{r['id']} {r['text']}", offset=offset)
+    if len(kinds) == 1 and kinds[0] in _SERIES and shown:
+        title, unit, value = _SERIES[kinds[0]]
+        points = [(p[0], float(p[1])) for p in reversed([value(r) for r in series_rows]) if p[1] is not None]
+        if points:
+            return c.series(listed, c.t(*title), unit, points)
+    return listed
+
+
+# A kind of health record shown as a chart: title, unit, row → (label, value).
+_SERIES: dict[str, tuple[tuple[str, str], str, Any]] = {
+    "sleep": (("睡眠", "Sleep"), "h", lambda r: (r["day"], round(r["minutes"] / 60, 2) if r["minutes"] else None)),
+    "body": (("体重", "Weight"), "kg", lambda r: (r["day"], r["weight_kg"])),
+    "metric": (("指标", "Metric"), "", lambda r: (str(r["at"])[:16], _numeric(r["value"]))),
+}
+
+
+def _numeric(value: Any) -> float | None:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None  # "130/85" and the like are listed, not charted
 
 
 @CATEGORY.define(

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from homeagent.agent.conversation import Conversation, StoredMessage
 from homeagent.agent.core import AgentStats
 from homeagent.agent.runs import RunHub
+from homeagent.api.web_deps import WebDeps
 from homeagent.config import APIConfig
 from homeagent.io.agent_chat import AgentChatChannel
 from homeagent.io.interrupt import Inbox
@@ -57,6 +58,8 @@ class ApiDeps:
     openai: OpenAIChannel
     agent_chat: AgentChatChannel
     run_channel: RunsChannel
+    # The browser dashboard (homeagent/api/web.py); None serves no dashboard.
+    web: WebDeps | None = None
 
     def channels(self) -> tuple[OpenAIChannel, AgentChatChannel, RunsChannel]:
         """The channels the HTTP server carries; registered while it serves."""

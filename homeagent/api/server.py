@@ -28,12 +28,13 @@ from homeagent.api.deps import ApiDeps
 from homeagent.api.middleware import cors_middleware, error_middleware
 from homeagent.api.openai_compat import chat_completions, list_models
 from homeagent.api.openapi import openapi_document
+from homeagent.api.web import STATIC_PATHS, setup_web
 from homeagent.errors import StartupError
 from homeagent.log import get_logger
 
 log = get_logger("homeagent.api")
 
-OPEN_PATHS = frozenset({"/healthz", "/api/openapi.json"})
+OPEN_PATHS = frozenset({"/healthz", "/api/openapi.json"}) | STATIC_PATHS  # the page's shell, no data
 
 
 def is_loopback(host: str) -> bool:
@@ -116,6 +117,7 @@ def create_web_app(deps: ApiDeps) -> web.Application:
     knowledge_api.add_routes(web_app, deps.knowledge, max_upload_bytes=deps.max_upload_bytes)
     messages_api.add_routes(web_app)
     web_app.router.add_get("/api/openapi.json", openapi_document)
+    setup_web(web_app, deps.web)
     return web_app
 
 
