@@ -293,7 +293,7 @@ class App:
     def _web_dependencies(self) -> WebDeps:
         return WebDeps(
             tools=self.tools, gate=self.permissions, audit=self.audit, broker=self.broker,
-            browser=self.browser, devices=self.devices, members=self.members,
+            browser=self.browser, members=self.members,
             graph=self.memory.graph, documents=self.memory.documents, context=self.memory.context,
             provider=self.provider, usage=self.meter, heartbeats=lambda: list(self.heartbeats),
             settings=lambda: redact(dataclasses.asdict(self.config)),

@@ -17,6 +17,7 @@ from homeagent.agent.runs import RunHub
 from homeagent.api.web_deps import WebDeps
 from homeagent.config import APIConfig
 from homeagent.io.agent_chat import AgentChatChannel
+from homeagent.io.channel import Channel
 from homeagent.io.interrupt import Inbox
 from homeagent.io.openai import OpenAIChannel
 from homeagent.io.registry import DeviceRegistry
@@ -61,6 +62,7 @@ class ApiDeps:
     # The browser dashboard (homeagent/api/web.py); None serves no dashboard.
     web: WebDeps | None = None
 
-    def channels(self) -> tuple[OpenAIChannel, AgentChatChannel, RunsChannel]:
+    def channels(self) -> tuple[Channel, ...]:
         """The channels the HTTP server carries; registered while it serves."""
-        return (self.openai, self.agent_chat, self.run_channel)
+        browser = (self.web.browser,) if self.web is not None else ()
+        return (self.openai, self.agent_chat, self.run_channel, *browser)

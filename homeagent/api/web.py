@@ -171,7 +171,7 @@ async def settings(request: web.Request) -> web.Response:
 
 
 def setup_web(web_app: web.Application, deps: WebDeps | None) -> None:
-    """Add the dashboard: its files, its routes, and the browser channel while serving."""
+    """Add the dashboard: its files and its routes (the server registers its channel)."""
     if deps is None:
         return
     web_app[WEB] = deps
@@ -188,9 +188,3 @@ def setup_web(web_app: web.Application, deps: WebDeps | None) -> None:
     web_app.router.add_get("/api/status", status)
     web_app.router.add_get("/api/settings", settings)
 
-    async def browser_channel(_app: web.Application) -> Any:
-        unregister = deps.devices.register_channel(deps.browser)
-        yield
-        unregister()
-
-    web_app.cleanup_ctx.append(browser_channel)

@@ -13,7 +13,6 @@ from typing import Any
 from aiohttp import web
 
 from homeagent.io.browser import BrowserChannel
-from homeagent.io.registry import DeviceRegistry
 from homeagent.llm.base import Provider
 from homeagent.llm.usage import UsageMeter
 from homeagent.members import MemberStore
@@ -32,7 +31,6 @@ class WebDeps:
     audit: AuditLog
     broker: PermissionBroker
     browser: BrowserChannel
-    devices: DeviceRegistry
     members: MemberStore
     graph: GraphDB
     documents: DocumentStore
