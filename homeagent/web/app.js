@@ -90,6 +90,7 @@ function shell() {
   show((location.hash.slice(1) in views) ? location.hash.slice(1) : "chat");
   pollPermissions(banner);
   subscribePush();
+  document.body.dataset.readyMs = String(Math.round(performance.now()));  // for bench/web_load.py
   document.body.dataset.ready = "1";
 }
 
@@ -102,6 +103,7 @@ async function start() {
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) {
       loginForm(token.get() ? t("badToken") : "");
+      document.body.dataset.formMs = String(Math.round(performance.now()));
       token.clear();
       return;
     }

@@ -10,6 +10,7 @@ from openai import AsyncOpenAI
 
 from homeagent.llm.testing import FunctionProvider, ScriptedProvider, ScriptedReply
 from homeagent.memory.graph import FactInput
+from homeagent.tools.permissions import PermissionRequest
 
 from .helpers import running_app, wipe_tool
 
@@ -111,9 +112,8 @@ async def test_a_delete_asked_over_openai_is_confirmed_on_the_dashboard(make_con
     calls: list[str] = []
     provider = FunctionProvider(wiping)
     async with running_app(make_config(), provider=provider, http=True, extra_tools=(wipe_tool(calls),)) as app:
-        client = AsyncOpenAI(base_url=base(app) + "/v1", api_key="none")
         ask = [{"role": "user", "content": "wipe garage"}]
-        async with aiohttp.ClientSession() as s:
+        async with AsyncOpenAI(base_url=base(app) + "/v1", api_key="none") as client, aiohttp.ClientSession() as s:
             # No page open: the OpenAI client cannot confirm, so the call is refused at once.
             reply = await client.chat.completions.create(model="homeagent", messages=ask)
             assert calls == [] and "cannot ask for it" in reply.choices[0].message.content
@@ -191,3 +191,28 @@ async def test_status_and_settings_views(make_config):
             for path in ("/api/memory/documents", "/api/memory/documents?q=tea", "/api/memory/context"):
                 async with s.get(base(app) + path) as r:
                     assert r.status == 200, path
+
+
+async def test_a_members_pending_confirmation_is_theirs_to_see_and_answer(make_config):
+    async with running_app(make_config(), provider=ScriptedProvider(), http=True) as app:
+        alice, bob = await app.members.add("alice"), await app.members.add("bob")
+        ask = PermissionRequest("perm_1", "run_1", "delete_task", "delete", {"id": 3}, "openai", member="alice")
+        answers: list[str] = []
+        async with aiohttp.ClientSession() as s, anyio.create_task_group() as tg:
+            tg.start_soon(lambda: _collect(app.broker.ask(ask), answers))
+            await anyio.sleep(0.05)
+            async with s.get(base(app) + "/api/permissions", headers=auth(bob)) as r:
+                assert (await r.json())["requests"] == []
+            async with s.post(base(app) + "/api/permissions/perm_1", headers=auth(bob), json={"decision": "allow_once"}) as r:
+                assert r.status == 404
+            async with s.get(base(app) + "/api/permissions", headers=auth(alice)) as r:
+                assert [q["tool"] for q in (await r.json())["requests"]] == ["delete_task"]
+            async with s.post(base(app) + "/api/permissions/perm_1", headers=auth(alice), json={"decision": "maybe"}) as r:
+                assert r.status == 400
+            async with s.post(base(app) + "/api/permissions/perm_1", headers=auth(alice), json={"decision": "deny"}) as r:
+                assert r.status == 200
+        assert answers == ["deny"]
+
+
+async def _collect(awaitable, into: list) -> None:
+    into.append(await awaitable)
