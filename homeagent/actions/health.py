@@ -15,7 +15,7 @@ from homeagent.actions.sql import Where, insert, page, private_to, rows, show_wh
 from homeagent.errors import ToolValidationError
 from homeagent.numbers import NUM, find_number, parse_number
 from homeagent.text import HAN
-from homeagent.tools.registry import Permission, ToolOutput
+from homeagent.tools.registry import DisplayHint, Permission, ToolOutput
 
 CATEGORY = Category("health")
 _MOOD_SCORES = (
@@ -349,8 +349,39 @@ async def record_health(c: Call) -> ToolOutput:
     row = {"metric": metric, "value": value, "unit": c.text("unit", ""), "note": c.text("note", ""),
            "day": day, "at": at, **c.stamp()}
     row_id = await insert(c.db, "health_metrics", row)
-    return c.done(f"已记录{metric} #{row_id}：{value} {row['unit']}。",
-                  f"Recorded {metric} #{row_id}: {value} {row['unit']}.", {"id": row_id, **row})
+    recorded = c.done(f"已记录{metric} #{row_id}：{value} {row['unit']}。",
+                      f"Recorded {metric} #{row_id}: {value} {row['unit']}.", {"id": row_id, **row})
+    risk = reading_risk(metric, value)
+    if risk is None:
+        return recorded
+    # Seed 004 §6: a reading outside the usual range is shown as a warning, not a line.
+    zh, en = risk
+    message = c.t(zh, en)
+    return ToolOutput(f"{recorded.content} {message}",
+                      DisplayHint("risk_alert", metric, {"level": "warning", "message": message, "id": row_id}))
+
+
+def reading_risk(metric: str, value: str) -> tuple[str, str] | None:
+    """A warning for a blood pressure, heart rate or temperature reading outside the usual
+    adult range, in Chinese and English; None when it is within it or not one of these."""
+    name = metric.casefold().replace("_", " ")
+    numbers = [float(n) for n in re.findall(r"\d+(?:\.\d+)?", value)]
+    if not numbers:
+        return None
+    if "血压" in name or "blood pressure" in name or name == "bp":
+        high, low = numbers[0], numbers[1] if len(numbers) > 1 else 0.0
+        if high >= 140 or low >= 90:
+            return (f"血压 {value} 高于通常范围（140/90）；如果持续偏高，请咨询医生。",
+                    f"Blood pressure {value} is above the usual range (140/90); if it stays high, see a doctor.")
+        if high < 90 or (low and low < 60):
+            return (f"血压 {value} 低于通常范围（90/60）。", f"Blood pressure {value} is below the usual range (90/60).")
+    elif "心率" in name or "heart rate" in name or "pulse" in name:
+        if numbers[0] > 120 or numbers[0] < 40:
+            return (f"心率 {value} 超出通常的静息范围（40–120）。",
+                    f"Heart rate {value} is outside the usual resting range (40–120).")
+    elif ("体温" in name or "temperature" in name) and 38.5 <= numbers[0] < 45:
+        return (f"体温 {value} 属于发烧。", f"A temperature of {value} is a fever.")
+    return None
 
 
 _HEALTH_TABLES = {

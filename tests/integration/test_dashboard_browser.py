@@ -138,6 +138,13 @@ async def test_chat_streams_confirms_and_feeds_today(make_config, tmp_path, requ
             await page.click("#tab-today")
             await page.wait_for_selector("#today-tasks p.empty")
 
+            # Runs with their traces, and the box: the provider in use.
+            await page.click("#tab-runs")
+            await page.locator("li.run", has_text="hello").click()
+            await page.wait_for_selector(".trace li:has-text('model_call'):has-text('function/function')")
+            await page.click("#tab-box")
+            await page.wait_for_selector("section.box .card:has-text('function')")
+
             # Forget this: a message leaves the conversation.
             await page.click("#tab-chat")
             first = page.locator(".msg.user").first

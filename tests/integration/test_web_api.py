@@ -216,3 +216,20 @@ async def test_a_members_pending_confirmation_is_theirs_to_see_and_answer(make_c
 
 async def _collect(awaitable, into: list) -> None:
     into.append(await awaitable)
+
+
+async def test_health_readings_out_of_range_come_with_a_risk_alert(make_config):
+    async with running_app(make_config(), provider=ScriptedProvider(), http=True) as app:
+        async with aiohttp.ClientSession() as s:
+            async def record(metric: str, value: str) -> dict:
+                async with s.post(base(app) + "/api/actions/record_health",
+                                  json={"arguments": {"metric": metric, "value": value}}) as r:
+                    return await r.json()
+
+            high = await record("血压", "150/95")
+            assert high["display"]["kind"] == "risk_alert" and "140/90" in high["display"]["data"]["message"]
+            assert "请咨询医生" in high["content"]  # the model reads it too
+            assert (await record("blood pressure", "118/76"))["display"]["kind"] == "text"
+            assert (await record("heart rate", "130"))["display"]["kind"] == "risk_alert"
+            assert (await record("体温", "36.8"))["display"]["kind"] == "text"
+            assert (await record("steps", "12000"))["display"]["kind"] == "text"
