@@ -1,6 +1,8 @@
-// Runs and their traces: timings, tokens, provider, tool calls.
+// Runs and their traces: timings, tokens, provider, tool calls, and the display hints of
+// their results.
 
 import { get } from "./api.js";
+import { renderHint } from "./display.js";
 import { t } from "./i18n.js";
 import { clear, errorBox, h, when } from "./ui.js";
 
@@ -25,7 +27,12 @@ export function runsView() {
       const s = trace.stats || {};
       clear(detail, h("h3", `${t("trace")} ${run.id}`),
         h("p.summary", `${t("duration")} ${s.duration_ms ?? "?"} ms · model ${s.model_ms ?? 0} ms · tools ${s.tool_ms ?? 0} ms · ${s.prompt_tokens ?? 0}→${s.completion_tokens ?? 0} ${t("tokens")}`),
-        h("ol.events", trace.events.map((e) => { const line = traceLine(e); return line === null ? null : h("li", h("span.badge", e.type), " ", line); })));
+        h("ol.events", trace.events.map((e) => {
+          const line = traceLine(e);
+          // A result's display hint renders here too: a delete refused on a channel that
+          // could not ask (confirm_action) can be confirmed from this trace.
+          return line === null ? null : h("li", h("span.badge", e.type), " ", line, e.type === "tool_result" ? renderHint(e.data.display) : null);
+        })));
     } catch (err) {
       clear(detail, errorBox(err));
     }

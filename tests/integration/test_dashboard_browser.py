@@ -13,6 +13,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from openai import AsyncOpenAI
 from playwright import async_api as playwright_api
 
 from homeagent.llm.testing import FunctionProvider, ScriptedReply
@@ -42,6 +43,12 @@ def household_agent(request):
         return ScriptedReply(tool_calls=[("create_task", {"content": m.group(1)})])
     if m := re.match(r"delete task (.+)", text):
         return ScriptedReply(tool_calls=[("delete_task", {"content": m.group(1)})])
+    if m := re.match(r"i drank (\d+)ml", text):
+        return ScriptedReply(tool_calls=[("record_water", {"amount": f"{m.group(1)}ml"})])
+    if text == "show water":
+        return ScriptedReply(tool_calls=[("list_water", {"from": "last 7 days"})])
+    if m := re.match(r"bp (.+)", text):
+        return ScriptedReply(tool_calls=[("record_health", {"metric": "blood pressure", "value": m.group(1)})])
     if m := re.match(r"i feel (.+)", text):
         return ScriptedReply(tool_calls=[("record_mood", {"mood": m.group(1), "score": 2})])
     return ScriptedReply(text=ANSWER, delay=0.08)
@@ -214,3 +221,33 @@ async def test_language_follows_the_browser_and_switches(make_config, tmp_path, 
             # A phone screen: nothing runs off the side.
             overflow = await page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
             assert overflow <= 0
+
+
+async def test_display_hints_render_and_a_refused_delete_is_confirmed_from_its_run(make_config, tmp_path, request):
+    async with running_app(make_config(api={"token": "house-secret"}), provider=FunctionProvider(household_agent),
+                           http=True) as app:
+        base = f"http://127.0.0.1:{app.health.port}"
+        # Asked over the OpenAI API with no page open: the delete cannot be confirmed there.
+        async with AsyncOpenAI(base_url=base + "/v1", api_key="house-secret") as client:
+            await client.chat.completions.create(model="homeagent", messages=[{"role": "user", "content": "add task mow"}])
+            await client.chat.completions.create(model="homeagent", messages=[{"role": "user", "content": "delete task mow"}])
+        assert len(await app.db.fetchall("SELECT id FROM tasks")) == 1
+        async with browser(tmp_path, request) as (b, pages):
+            page = await open_page(b, pages, base + "/", "house-secret")
+            await send(page, "i drank 300ml")
+            await page.wait_for_selector(".msg.assistant.done")
+            await send(page, "show water")
+            await page.wait_for_selector(".msg.assistant.done >> nth=1")
+            await page.wait_for_selector(".msg.assistant .hint-series svg.chart rect")  # data_series as a chart
+            await send(page, "bp 150/95")
+            alert = page.locator(".msg.assistant .risk").last  # risk_alert, highlighted
+            await alert.wait_for()
+            assert "140/90" in await alert.text_content()
+
+            await page.click("#tab-runs")
+            await page.locator("li.run", has_text="delete task mow").click()
+            action = page.locator(".trace .confirm-action")
+            await action.wait_for()
+            await action.locator("button.primary").click()
+            await action.locator(".status:has-text('Deleted task')").wait_for()
+        assert await app.db.fetchall("SELECT id FROM tasks") == []
