@@ -19,7 +19,7 @@ household's; the household token reads everything and the settings.
 from __future__ import annotations
 
 import json
-import time
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -148,7 +148,7 @@ async def status(request: web.Request) -> web.Response:
     deps = request.app[WEB]
     provider = deps.provider.status()
     extra = {k: v for k, v in provider.extra.items() if k != "path"}
-    since = time.strftime("%Y-%m-%d", time.localtime(time.time() - 7 * 86400))
+    since = (date.fromisoformat(deps.usage.today()) - timedelta(days=6)).isoformat()  # the home's days
     usage = [r.as_dict() for r in await deps.usage.rows(since)]
     return web.json_response({
         "provider": {"name": provider.name, "model": provider.model, "state": provider.state,
