@@ -10,7 +10,8 @@ export function boxView() {
   get("/api/status").then((s) => {
     const p = s.provider;
     const chain = (p.providers || []).map((r) => h("li", h("b", r.name), ` · ${r.state}`,
-      r.cooldown_until ? ` · ${t("cooldown")} ${when(r.cooldown_until)}` : "", r.detail ? ` · ${r.detail}` : ""));
+      r.failures ? ` · ${r.failures} ${t("failed")}` : "", r.cooldown_s ? ` · ${t("cooldown")} ${r.cooldown_s} s` : "",
+      r.detail ? ` · ${r.detail}` : ""));
     clear(body,
       h("section.card", h("h3", t("provider")), h("p", h("b", p.name), ` · ${t("model")} ${s.model} · ${p.state}`, p.detail ? ` · ${p.detail}` : ""),
         chain.length ? h("div", h("h4", t("chain")), h("ul.items", chain)) : null),

@@ -233,3 +233,25 @@ async def test_health_readings_out_of_range_come_with_a_risk_alert(make_config):
             assert (await record("heart rate", "130"))["display"]["kind"] == "risk_alert"
             assert (await record("体温", "36.8"))["display"]["kind"] == "text"
             assert (await record("steps", "12000"))["display"]["kind"] == "text"
+
+
+async def test_status_shows_the_provider_chain_and_a_cooldown(make_config):
+    llm = {
+        "providers": {
+            "cloud": {"type": "openai_compatible", "base_url": "http://127.0.0.1:9/v1", "model": "m",
+                      "api_key": "sk-status-secret-0123456789", "location": "cloud", "max_retries": 1,
+                      "read_timeout": "2s"},
+            "home": {"type": "echo"},
+        },
+        "chain": ["cloud", "home"],
+    }
+    async with running_app(make_config(llm=llm), http=True) as app:
+        async with aiohttp.ClientSession() as s:
+            async with s.post(base(app) + "/api/chat", json={"message": "hello"}) as r:
+                await r.read()  # the cloud is unreachable: the turn is served by the next in the chain
+            async with s.get(base(app) + "/api/status") as r:
+                status = await r.json()
+        routes = {p["name"]: p for p in status["provider"]["providers"]}
+        assert status["provider"]["chain"] == ["cloud", "home"] and status["provider"]["active"] == "home"
+        assert routes["cloud"]["failures"] >= 1 and routes["cloud"]["cooldown_s"] > 0
+        assert "sk-status-secret" not in str(status)
