@@ -127,6 +127,8 @@ export function chatView() {
           if (hint) hints.append(hint);
         } else if (type === "permission_request") {
           shownRequests.add(data.request_id);
+          // The pending-list poll may have shown it first: one card per request.
+          document.querySelector(`#pending [data-request="${CSS.escape(data.request_id)}"]`)?.remove();
           hints.append(permissionCard(data, data.answer_url));
         } else if (type === "notice") {
           tools.append(h("div.notice", data.text));
