@@ -21,7 +21,7 @@ const STRINGS = {
     usage: "Usage (7 days)", budget: "Cloud budget today", heartbeats: "Heartbeats", tokens: "tokens",
     requests: "requests", run: "Run", trace: "Trace", duration: "duration", noRuns: "No runs yet.",
     members: "Members", config: "Configuration", pushed: "Message", reminder: "Reminder", language: "中文",
-    failed: "Failed", tool: "Tool", args: "Arguments", result: "Result",
+    failed: "Failed", tool: "Tool", toolCalls: "tool calls", args: "Arguments", result: "Result",
   },
   zh: {
     title: "HomeAgent", login: "登录", token: "令牌", tokenHint: "成员令牌或家庭令牌",
@@ -42,7 +42,7 @@ const STRINGS = {
     usage: "用量（7 天）", budget: "今日云端额度", heartbeats: "心跳记录", tokens: "词元",
     requests: "请求", run: "运行", trace: "轨迹", duration: "耗时", noRuns: "还没有运行记录。",
     members: "成员", config: "配置", pushed: "消息", reminder: "提醒", language: "English",
-    failed: "失败", tool: "工具", args: "参数", result: "结果",
+    failed: "失败", tool: "工具", toolCalls: "次工具调用", args: "参数", result: "结果",
   },
 };
 

@@ -9,7 +9,7 @@ import { clear, errorBox, h, when } from "./ui.js";
 function traceLine(e) {
   const d = e.data || {};
   if (e.type === "model_call") {
-    return `${d.provider}/${d.model} · ${d.duration_ms} ms · ${d.prompt_tokens}→${d.completion_tokens} ${t("tokens")} · ${d.tool_calls} ${t("tool")}`;
+    return `${d.provider}/${d.model} · ${d.duration_ms} ms · ${d.prompt_tokens}→${d.completion_tokens} ${t("tokens")} · ${d.tool_calls} ${t("toolCalls")}`;
   }
   if (e.type === "tool_call") return `${d.name} ${d.arguments}`;
   if (e.type === "tool_result") return `${d.name} ${d.ok ? "✓" : "✗"} ${Math.round(d.duration_ms || 0)} ms`;
