@@ -74,3 +74,12 @@ lint: ext-deps
 
 clean:
 	rm -rf $(VENV) build *.egg-info
+
+# The dashboard is tested in a real browser: Debian's chromium, driven by playwright from
+# PyPI (never `playwright install`: no browser download).
+.PHONY: browser-deps
+browser-deps: venv
+	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+	$(BIN)/python -c "import playwright" 2>/dev/null || $(BIN)/pip install --quiet "playwright>=1.45,<2"  # the [browser] extra
+
+test: browser-deps

@@ -12,6 +12,7 @@ import contextlib
 import dataclasses
 import sys
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from homeagent.agent.personality import Personality
 from homeagent.agent.prompt import PromptBuilder
 from homeagent.agent.runs import RunHub
 from homeagent.api.deps import ApiDeps, Health
+from homeagent.api.web_deps import WebDeps
 from homeagent.clock import Clock, SystemClock
 from homeagent.config import Config
 from homeagent.errors import ConfigError, StartupError
@@ -36,13 +38,14 @@ from homeagent.ext.skills import SkillSet, load_skillset, skill_dirs
 from homeagent.ext.supervisor import Supervisor
 from homeagent.io import DeviceRegistry, Inbox
 from homeagent.io.agent_chat import AgentChatChannel
+from homeagent.io.browser import BrowserChannel
 from homeagent.io.openai import OpenAIChannel
 from homeagent.io.runs import RunsChannel
 from homeagent.knowledge import KnowledgeBase, KnowledgeWatcher, knowledge_tools
 from homeagent.llm.base import Provider
 from homeagent.llm.factory import build_provider, native
 from homeagent.llm.usage import UsageMeter
-from homeagent.log import get_logger
+from homeagent.log import get_logger, redact
 from homeagent.members import MemberStore
 from homeagent.memory.heartbeat import HeartbeatReport, heartbeat_loop
 from homeagent.memory.profiles import ProfileStore
@@ -157,6 +160,10 @@ class App:
         ])  # fmt: skip
         self.adapters = await anyio.to_thread.run_sync(self._load_adapters, data_dir)
         self.supervisor = self._supervise()
+        # The dashboard confirms for any channel while a page is open.
+        self.browser = BrowserChannel()
+        self.broker.add_answerer(self.browser.present)
+        self.heartbeats: deque[dict[str, Any]] = deque(maxlen=50)
         self.audit = AuditLog(self.db)
 
         self.changes = ChangeTracker(self.db)
@@ -344,6 +351,7 @@ class App:
             # Background work must not spend the user's one failover notice.
             provider = self.provider.quiet()
         report = await self.memory.heartbeat(provider)
+        self.heartbeats.append({"at": time.time(), "duration_ms": report.duration_ms, **report.counts()})
         if report.llm_calls:
             # The distiller's prompts replaced the conversation a local engine had ready.
             await self.agent.prepare_next()
@@ -409,6 +417,16 @@ class App:
             run_channel=RunsChannel(self.inbox, self.devices, self.runs),
             changes=self.changes,
             subsystems=self.subsystems,
+            web=self._web_dependencies(),
+        )
+
+    def _web_dependencies(self) -> WebDeps:
+        return WebDeps(
+            tools=self.tools, gate=self.permissions, audit=self.audit, broker=self.broker,
+            browser=self.browser, members=self.members,
+            graph=self.memory.graph, documents=self.memory.documents, context=self.memory.context,
+            provider=self.provider, usage=self.meter, heartbeats=lambda: list(self.heartbeats),
+            settings=lambda: redact(dataclasses.asdict(self.config)),
         )
 
     async def run(

@@ -379,6 +379,15 @@ class Call:
             msg = f"{msg}\n{extra}"
         return ToolOutput(msg, DisplayHint("list", en, [dict(r) for r in rows]))
 
+    def series(
+        self, listed: ToolOutput, title: str, unit: str, points: Sequence[tuple[str, float]]
+    ) -> ToolOutput:
+        """A listing shown as a chart (seed 004 §6 data cards): `points` are (label,
+        value) oldest first; the listed rows ride along for a table."""
+        rows = listed.display.data if listed.display is not None else []
+        data = {"unit": unit, "points": [{"x": x, "y": y} for x, y in points], "rows": rows}
+        return ToolOutput(listed.content, DisplayHint("data_series", title, data))
+
 
 def _strings(value: Any) -> Iterable[str]:
     if isinstance(value, str):

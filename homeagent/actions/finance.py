@@ -124,7 +124,14 @@ async def list_transactions(c: Call) -> ToolOutput:
     limit, offset = c.page()
     found, total = await page(c.db, "transactions", where, "day DESC, id DESC", limit, offset)
     summary = totals_text(await totals(c.db, where), c.lang)
-    return c.listing(NOUN, found, total, lambda r: render(dict(r), c.lang), offset=offset, extra=summary)
+    listed = c.listing(NOUN, found, total, lambda r: render(dict(r), c.lang), offset=offset, extra=summary)
+    # The finance summary as a chart: spending per day over the whole range, in the home currency.
+    currency = c.settings.currency
+    daily = await rows(c.db, f"SELECT day, SUM(amount_minor) AS minor FROM transactions{where.sql()}"
+                             f"{' AND' if where.clauses else ' WHERE'} kind = 'expense' AND currency = ?"
+                             " GROUP BY day ORDER BY day", [*where.params, currency])
+    points = [(str(r["day"]), float(Money(int(r["minor"]), currency).amount)) for r in daily]
+    return c.series(listed, c.t("每日支出", "Spending per day"), currency, points) if points else listed
 
 
 def next_charge(last: date, period: str, today: date) -> date:

@@ -15,7 +15,7 @@ from homeagent.actions.sql import Where, insert, page, private_to, rows, show_wh
 from homeagent.errors import ToolValidationError
 from homeagent.numbers import NUM, find_number, parse_number
 from homeagent.text import HAN
-from homeagent.tools.registry import Permission, ToolOutput
+from homeagent.tools.registry import DisplayHint, Permission, ToolOutput
 
 CATEGORY = Category("health")
 _MOOD_SCORES = (
@@ -91,9 +91,11 @@ async def list_moods(c: Call) -> ToolOutput:
     found, total = await page(c.db, "moods", where, "at DESC", limit, offset)
     scores = [r["score"] for r in found if r["score"]]
     extra = c.t(f"平均 {sum(scores) / len(scores):.1f}/5", f"average {sum(scores) / len(scores):.1f}/5") if scores else ""
-    return c.listing(("心情", "mood records"), found, total,
-                     lambda r: f"#{r['id']} {show_when(r['at'])} {r['mood']}" + (f" ({r['score']}/5)" if r["score"] else "")
-                     + (f" — {r['note']}" if r["note"] else ""), offset=offset, extra=extra)
+    listed = c.listing(("心情", "mood records"), found, total,
+                       lambda r: f"#{r['id']} {show_when(r['at'])} {r['mood']}" + (f" ({r['score']}/5)" if r["score"] else "")
+                       + (f" — {r['note']}" if r["note"] else ""), offset=offset, extra=extra)
+    points = [(str(r["at"])[:16], float(r["score"])) for r in reversed(found) if r["score"]]
+    return c.series(listed, c.t("心情", "Mood"), "/5", points) if points else listed
 
 
 @CATEGORY.define(
@@ -192,9 +194,11 @@ async def list_water(c: Call) -> ToolOutput:
     found = await rows(c.db, f"SELECT day, SUM(amount_ml) AS ml, COUNT(*) AS times FROM water_logs"
                              f"{where.sql()} GROUP BY day ORDER BY day DESC", where.params)
     goal = c.settings.water_goal_ml
-    return c.listing(("喝水记录（按天）", "days of water"), found, len(found),
-                     lambda r: c.t(f"{r['day']}：{r['ml']}/{goal} 毫升（{r['times']} 次）",
-                                   f"{r['day']}: {r['ml']}/{goal} ml ({r['times']} times)"))
+    listed = c.listing(("喝水记录（按天）", "days of water"), found, len(found),
+                       lambda r: c.t(f"{r['day']}：{r['ml']}/{goal} 毫升（{r['times']} 次）",
+                                     f"{r['day']}: {r['ml']}/{goal} ml ({r['times']} times)"))
+    points = [(str(r["day"]), float(r["ml"])) for r in reversed(found)]
+    return c.series(listed, c.t("喝水", "Water"), "ml", points) if points else listed
 
 
 def sleep_minutes(value: Any) -> int | None:
@@ -345,8 +349,39 @@ async def record_health(c: Call) -> ToolOutput:
     row = {"metric": metric, "value": value, "unit": c.text("unit", ""), "note": c.text("note", ""),
            "day": day, "at": at, **c.stamp()}
     row_id = await insert(c.db, "health_metrics", row)
-    return c.done(f"已记录{metric} #{row_id}：{value} {row['unit']}。",
-                  f"Recorded {metric} #{row_id}: {value} {row['unit']}.", {"id": row_id, **row})
+    recorded = c.done(f"已记录{metric} #{row_id}：{value} {row['unit']}。",
+                      f"Recorded {metric} #{row_id}: {value} {row['unit']}.", {"id": row_id, **row})
+    risk = reading_risk(metric, value)
+    if risk is None:
+        return recorded
+    # Seed 004 §6: a reading outside the usual range is shown as a warning, not a line.
+    zh, en = risk
+    message = c.t(zh, en)
+    return ToolOutput(f"{recorded.content} {message}",
+                      DisplayHint("risk_alert", metric, {"level": "warning", "message": message, "id": row_id}))
+
+
+def reading_risk(metric: str, value: str) -> tuple[str, str] | None:
+    """A warning for a blood pressure, heart rate or temperature reading outside the usual
+    adult range, in Chinese and English; None when it is within it or not one of these."""
+    name = metric.casefold().replace("_", " ")
+    numbers = [float(n) for n in re.findall(r"\d+(?:\.\d+)?", value)]
+    if not numbers:
+        return None
+    if "血压" in name or "blood pressure" in name or name == "bp":
+        high, low = numbers[0], numbers[1] if len(numbers) > 1 else 0.0
+        if high >= 140 or low >= 90:
+            return (f"血压 {value} 高于通常范围（140/90）；如果持续偏高，请咨询医生。",
+                    f"Blood pressure {value} is above the usual range (140/90); if it stays high, see a doctor.")
+        if high < 90 or (low and low < 60):
+            return (f"血压 {value} 低于通常范围（90/60）。", f"Blood pressure {value} is below the usual range (90/60).")
+    elif "心率" in name or "heart rate" in name or "pulse" in name:
+        if numbers[0] > 120 or numbers[0] < 40:
+            return (f"心率 {value} 超出通常的静息范围（40–120）。",
+                    f"Heart rate {value} is outside the usual resting range (40–120).")
+    elif ("体温" in name or "temperature" in name) and 38.5 <= numbers[0] < 45:
+        return (f"体温 {value} 属于发烧。", f"A temperature of {value} is a fever.")
+    return None
 
 
 _HEALTH_TABLES = {
@@ -380,11 +415,33 @@ async def list_health(c: Call) -> ToolOutput:
         if k == "metric":
             where.contains("metric", c.text("metric"))
         found = await rows(c.db, f"SELECT * FROM {table}{where.sql()} ORDER BY {order} LIMIT 50", where.params)
+        series_rows = found
         lines += [{"kind": k, "id": r["id"], "text": render(r)} for r in found]
     limit, offset = c.page()
     shown = lines[offset : offset + limit]
-    return c.listing(("健康记录", "health records"), shown, len(lines),
-                     lambda r: f"[{r['kind']}] #{r['id']} {r['text']}", offset=offset)
+    listed = c.listing(("健康记录", "health records"), shown, len(lines),
+                       lambda r: f"[{r['kind']}] #{r['id']} {r['text']}", offset=offset)
+    if len(kinds) == 1 and kinds[0] in _SERIES and shown:
+        title, unit, value = _SERIES[kinds[0]]
+        points = [(p[0], float(p[1])) for p in reversed([value(r) for r in series_rows]) if p[1] is not None]
+        if points:
+            return c.series(listed, c.t(*title), unit, points)
+    return listed
+
+
+# A kind of health record shown as a chart: title, unit, row → (label, value).
+_SERIES: dict[str, tuple[tuple[str, str], str, Any]] = {
+    "sleep": (("睡眠", "Sleep"), "h", lambda r: (r["day"], round(r["minutes"] / 60, 2) if r["minutes"] else None)),
+    "body": (("体重", "Weight"), "kg", lambda r: (r["day"], r["weight_kg"])),
+    "metric": (("指标", "Metric"), "", lambda r: (str(r["at"])[:16], _numeric(r["value"]))),
+}
+
+
+def _numeric(value: Any) -> float | None:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None  # "130/85" and the like are listed, not charted
 
 
 @CATEGORY.define(

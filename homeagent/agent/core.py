@@ -257,12 +257,21 @@ class Agent:
     def _confirmer_for(self, interrupt: Interrupt) -> Confirmer | None:
         """How a "confirm" permission is asked on this turn's channel, if it can be: the
         request goes out as an event and the channel brings the answer to the broker."""
-        if self.broker is None or not interrupt.capabilities.confirms:
-            return None  # the asker has no way to answer: a confirm-class tool is refused
+        if self.broker is None:
+            return None
+        # An asker that cannot answer may still be answered for elsewhere (the dashboard's
+        # pending list); with no one there, a confirm-class tool is refused.
+        elsewhere = not interrupt.capabilities.confirms
+        if elsewhere and not self.broker.answerable_elsewhere(interrupt.member):
+            return None
 
         async def notify(request: PermissionRequest) -> None:
             if self.runs is not None:
                 self.runs.set_status(interrupt.turn_id, "waiting_permission")
+            if elsewhere:
+                await self._emit(interrupt, TurnNotice(
+                    f"{request.tool} waits for confirmation on the dashboard", "permission_elsewhere"))
+                return
             await self._emit(interrupt, PermissionRequested(
                 request.request_id, request.tool, request.permission, dict(request.arguments),
             ))

@@ -15,9 +15,11 @@ from typing import Any
 from homeagent.agent.conversation import Conversation, StoredMessage
 from homeagent.agent.core import AgentStats
 from homeagent.agent.runs import RunHub
+from homeagent.api.web_deps import WebDeps
 from homeagent.config import APIConfig
 from homeagent.ext.changes import ChangeTracker
 from homeagent.io.agent_chat import AgentChatChannel
+from homeagent.io.channel import Channel
 from homeagent.io.interrupt import Inbox
 from homeagent.io.openai import OpenAIChannel
 from homeagent.io.registry import DeviceRegistry
@@ -62,7 +64,10 @@ class ApiDeps:
     # Extensions: the change tracker (GET /api/changes) and the health of supervised parts.
     changes: ChangeTracker | None = None
     subsystems: Callable[[], dict[str, dict[str, Any]]] | None = None
+    # The browser dashboard (homeagent/api/web.py); None serves no dashboard.
+    web: WebDeps | None = None
 
-    def channels(self) -> tuple[OpenAIChannel, AgentChatChannel, RunsChannel]:
+    def channels(self) -> tuple[Channel, ...]:
         """The channels the HTTP server carries; registered while it serves."""
-        return (self.openai, self.agent_chat, self.run_channel)
+        browser = (self.web.browser,) if self.web is not None else ()
+        return (self.openai, self.agent_chat, self.run_channel, *browser)

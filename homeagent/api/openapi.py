@@ -12,6 +12,7 @@ from typing import Any
 from aiohttp import web
 
 from homeagent import __version__
+from homeagent.api.web_openapi import WEB_PATHS
 
 JSON = "application/json"
 SSE = "text/event-stream"
@@ -292,6 +293,8 @@ PATHS: dict[str, Any] = {
                         "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"}}],
         "responses": {"200": _json(_ref("Forgotten"), "forgotten"), **_errors(400, 401, 404, 429)}}},
 }
+
+PATHS.update(WEB_PATHS)  # the browser dashboard's routes
 
 
 # The change tracker (homeagent/ext/changes.py): every file the agent wrote, newest first.

@@ -30,14 +30,15 @@ from homeagent.api.deps import ApiDeps
 from homeagent.api.middleware import cors_middleware, error_middleware
 from homeagent.api.openai_compat import chat_completions, list_models
 from homeagent.api.openapi import openapi_document
+from homeagent.api.web import STATIC_PATHS, setup_web
 from homeagent.errors import StartupError
 from homeagent.log import get_logger
 
 log = get_logger("homeagent.api")
 
-OPEN_PATHS = frozenset({"/healthz", "/api/openapi.json"})
 # The supervised subsystems' health (plugins, adapters, loops), shown in /healthz.
 SUBSYSTEMS: web.AppKey[Callable[[], dict[str, dict[str, Any]]]] = web.AppKey("homeagent.subsystems")
+OPEN_PATHS = frozenset({"/healthz", "/api/openapi.json"}) | STATIC_PATHS  # the page's shell, no data
 
 
 def is_loopback(host: str) -> bool:
@@ -130,6 +131,7 @@ def create_web_app(deps: ApiDeps) -> web.Application:
         changes_api.add_routes(web_app, deps.changes)
     if deps.subsystems is not None:
         web_app[SUBSYSTEMS] = deps.subsystems
+    setup_web(web_app, deps.web)
     return web_app
 
 

@@ -411,6 +411,21 @@ class DocumentStore:
         found = self.fetch_sync([doc_id]) or self.fetch_sync([doc_id], "documents_archive")
         return found.get(doc_id)
 
+    async def recent(self, *, reader: str | None, limit: int = 50, offset: int = 0) -> list[Document]:
+        """Documents `reader` may see (their own and the shared; None: all), newest first."""
+        seen = "1" if reader is None else "member IN ('', ?)"
+        params: tuple[Any, ...] = () if reader is None else (reader,)
+
+        def read(conn: sqlite3.Connection) -> list[sqlite3.Row]:
+            return conn.execute(
+                "SELECT doc_id, namespace, summary, text, tags, entities, source, member, created_at,"
+                f" updated_at, access_count, last_access FROM documents WHERE namespace = ? AND {seen}"
+                " ORDER BY created_at DESC, doc_id LIMIT ? OFFSET ?",
+                (self.namespace, *params, int(limit), int(offset)),
+            ).fetchall()
+
+        return [self._doc(r) for r in await self.db.read(read)]
+
     async def count(self) -> int:
         rows = await self.db.fetchall(
             "SELECT COUNT(*) FROM documents WHERE namespace = ?", (self.namespace,)

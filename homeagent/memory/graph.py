@@ -598,6 +598,44 @@ class GraphDB:
 
         return await anyio.to_thread.run_sync(run)
 
+    async def facts_page(
+        self,
+        *,
+        reader: str | None,
+        query: str = "",
+        include_past: bool = True,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[Fact]:
+        """Facts `reader` may see, current first then newest; `query` keeps those whose
+        subject, relation or object contains it (case-insensitive)."""
+        seen, seen_params = reader_clause(reader, "f.member")
+        where, params = [seen], list(seen_params)
+        if not include_past:
+            where.append("f.valid_to IS NULL")
+        if query.strip():
+            where.append("(s.name LIKE ? OR o.name LIKE ? OR f.relation LIKE ?)")
+            params += [f"%{query.strip()}%"] * 3
+        sql = (f"{_FACT_SELECT} WHERE {' AND '.join(where)}"
+               " ORDER BY (f.valid_to IS NULL) DESC, f.valid_from DESC, f.id DESC LIMIT ? OFFSET ?")
+        rows = await self.db.read(lambda c: c.execute(sql, (*params, int(limit), int(offset))).fetchall())
+        return [fact_from_row(r) for r in rows]
+
+    async def forget_fact(self, fact_id: int, *, reader: str | None) -> bool:
+        """Delete one fact `reader` may see (the user asked to forget it)."""
+        seen, seen_params = reader_clause(reader)
+
+        def delete(c: sqlite3.Connection) -> bool:
+            row = c.execute(f"SELECT subject_id, object_id FROM graph_facts WHERE id = ? AND {seen}",
+                            (int(fact_id), *seen_params)).fetchone()
+            if row is None:
+                return False
+            c.execute("DELETE FROM graph_facts WHERE id = ?", (int(fact_id),))
+            mark_dirty(c, (row[0], row[1]))
+            return True
+
+        return await self.db.write(delete)
+
     # -- networkx view ----------------------------------------------------------------
 
     def neighbourhood_sync(

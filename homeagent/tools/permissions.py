@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
 import anyio
@@ -31,7 +31,14 @@ import anyio
 from homeagent.chat import ToolCall
 from homeagent.errors import ConfigError
 from homeagent.log import get_logger, redact
-from homeagent.tools.registry import Permission, ToolContext, ToolRegistry, ToolResult, ToolSpec
+from homeagent.tools.registry import (
+    DisplayHint,
+    Permission,
+    ToolContext,
+    ToolRegistry,
+    ToolResult,
+    ToolSpec,
+)
 
 log = get_logger("homeagent.tools.permissions")
 
@@ -236,6 +243,18 @@ class PermissionBroker:
 
     def __init__(self) -> None:
         self._pending: dict[str, tuple[PermissionRequest, anyio.Event, list[Answer]]] = {}
+        self._answerers: list[Callable[[str], bool]] = []
+
+    def add_answerer(self, present: Callable[[str], bool]) -> Callable[[], None]:
+        """A place other than the asking channel where a request can be answered (the
+        browser dashboard's pending list); `present(member)` says whether someone who may
+        answer that member's requests is there now. Returns a callable that removes it."""
+        self._answerers.append(present)
+        return lambda: self._answerers.remove(present) if present in self._answerers else None
+
+    def answerable_elsewhere(self, member: str) -> bool:
+        """Whether a request of `member` can be answered away from the asking channel."""
+        return any(present(member) for present in self._answerers)
 
     def pending(self, run_id: str | None = None) -> list[PermissionRequest]:
         return [r for r, _, _ in self._pending.values() if run_id is None or r.run_id == run_id]
@@ -317,6 +336,25 @@ async def execute_guarded(
                 result = ToolResult(call.id, call.name, False, verdict.message)
     if result is None:
         result = await registry.execute(call, ctx)
+    elif spec is not None and decision == "no_confirmer":
+        # A risky action the asker could not confirm: a user interface may offer it again
+        # as a confirm button (seed 004 §6, "ActionConfirm").
+        result = replace(result, display=DisplayHint("confirm_action", spec.name, {
+            "tool": spec.name, "permission": str(getattr(spec.permission, "value", spec.permission)),
+            "arguments": redact(call.parsed_arguments()) if _is_object(call.arguments) else {},
+        }))
+    elif spec is not None and decision in ("deny", "timeout"):
+        # Refused by the policy or left unanswered: shown highlighted, not as a plain line.
+        result = replace(result, display=DisplayHint("risk_alert", spec.name, {
+            "level": "warning", "message": result.content.removeprefix("error: "),
+        }))
     if audit is not None:
         await audit.record(call, result, ctx, decision=decision)
     return result
+
+
+def _is_object(arguments: str) -> bool:
+    try:
+        return isinstance(json.loads(arguments or "{}"), dict)
+    except json.JSONDecodeError:
+        return False
