@@ -74,6 +74,8 @@ async def healthz(request: web.Request) -> web.Response:
         },
         "tools": len(request.app[keys.TOOLS]),
     }
+    for name, section in request.app[keys.HEALTH].sections.items():
+        body[name] = section()
     return web.json_response(body)
 
 
