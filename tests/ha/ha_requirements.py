@@ -19,6 +19,7 @@ INTEGRATIONS = (
     "conversation", "ollama", "openai_conversation", "input_boolean", "input_number",
     "template", "light", "switch", "lock", "cover", "climate", "sensor", "scene", "script",
     "generic_thermostat", "media_player", "intent", "logger", "person", "system_log",
+    "shopping_list", "todo", "universal",
 )
 
 

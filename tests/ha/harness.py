@@ -71,7 +71,7 @@ def configuration(port: int) -> dict[str, Any]:
                 {"action": "input_boolean.turn_on", "target": {"entity_id": f"input_boolean.{key}"}},
             ],
         }
-    booleans = [*lights, "coffee_maker", "heater", "front_door_locked", "garage_open"]
+    booleans = [*lights, "coffee_maker", "heater", "front_door_locked", "garage_open", "speaker_on", "speaker_playing"]
     return {
         "homeassistant": {
             "name": "Test Home", "latitude": 31.23, "longitude": 121.47, "elevation": 4,
@@ -85,7 +85,21 @@ def configuration(port: int) -> dict[str, Any]:
         "input_number": {
             **{f"{key}_level": {"min": 0, "max": 255, "step": 1, "initial": 128} for key in lights},
             "living_room_temp": {"min": 0, "max": 40, "step": 0.5, "initial": 21.5},
+            "speaker_volume": {"min": 0, "max": 1, "step": 0.01, "initial": 0.3},
         },
+        # A speaker built from helpers: the media intents (pause, next, volume) need one.
+        "media_player": [{"platform": "universal", "name": "Living Room Speaker", "unique_id": "living_room_speaker",
+                          "state_template": "{{ 'off' if is_state('input_boolean.speaker_on', 'off') else "
+                                            "('playing' if is_state('input_boolean.speaker_playing', 'on') else 'paused') }}",
+                          "attributes": {"volume_level": "input_number.speaker_volume"},
+                          "commands": {
+                              **_toggle("speaker_on", "turn_on", "turn_off"),
+                              **_toggle("speaker_playing", "media_play", "media_pause"),
+                              "media_next_track": {"action": "input_boolean.turn_on", "target": {"entity_id": "input_boolean.speaker_playing"}},
+                              "media_previous_track": {"action": "input_boolean.turn_on", "target": {"entity_id": "input_boolean.speaker_playing"}},
+                              "volume_set": {"action": "input_number.set_value", "target": {"entity_id": "input_number.speaker_volume"},
+                                             "data": {"value": "{{ volume_level }}"}},
+                          }}],
         "light": [{"platform": "template", "lights": lights}],
         "switch": [{"platform": "template", "switches": {
             "coffee_maker": {"unique_id": "coffee_maker", "friendly_name": "Coffee Maker",
@@ -265,6 +279,7 @@ class HomeAssistantProcess:
             "light.kitchen_light": ("Kitchen", ["厨房灯"]), "switch.coffee_maker": ("Kitchen", ["咖啡机"]),
             "light.living_room_lamp": ("Living Room", ["落地灯", "sofa lamp"]),
             "climate.living_room_thermostat": ("Living Room", ["空调"]),
+            "media_player.living_room_speaker": ("Living Room", ["音箱"]),
             "sensor.living_room_temperature": ("Living Room", []),
             "light.bedroom_lamp": ("Bedroom", ["床头灯"]), "light.bedroom_ceiling": ("Bedroom", ["吊灯"]),
             "cover.garage_door": ("Garage", ["车库门"]), "lock.front_door": ("Entrance", ["前门", "大门"]),
@@ -272,6 +287,10 @@ class HomeAssistantProcess:
         for entity_id, (area, aliases) in placement.items():
             await self.admin({"type": "config/entity_registry/update", "entity_id": entity_id,
                               "area_id": areas[area], "aliases": aliases})
+        # A shopping list (a todo entity: the list intents need one), as onboarding would add it.
+        flow = await self.rest("POST", "/api/config/config_entries/flow", {"handler": "shopping_list"})
+        if flow.get("type") == "form":
+            await self.rest("POST", f"/api/config/config_entries/flow/{flow['flow_id']}", {})
         # Locks are not exposed by default; the heater relay stays hidden from assistants.
         await self.admin(
             {"type": "homeassistant/expose_entity", "assistants": ["conversation"],

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -205,3 +206,29 @@ async def test_home_assistant_stopped_mid_test_then_back(home_assistant, make_co
             health = await resp.json()
         assert health["home_assistant"]["state"] == "connected" and health["home_assistant"]["connects"] >= 2
         assert ha.token not in json.dumps(health)
+
+
+async def test_home_assistant_ollama_integration_sends_its_tools(home_assistant):
+    """The capture behind bench/data/ha_tools_ollama_*.json, redone against this run's HA."""
+    from tests.ha.capture import CapturingOllama, capture, configure_ollama
+
+    ha = home_assistant
+    await ha.rest("POST", "/api/services/light/turn_off", {"entity_id": "light.kitchen_light"})
+    fake = CapturingOllama()
+    await fake.start()
+    try:
+        agent = await configure_ollama(ha, fake.url)
+        exchange = await capture(ha, fake, agent, "turn on the kitchen light")
+    finally:
+        await fake.stop()
+    first, second = exchange["requests"]
+    names = {t["function"]["name"] for t in first["tools"]}
+    committed = json.loads((Path(__file__).parents[2] / "bench/data/ha_tools_ollama_2025.4.4.json").read_text())
+    assert names == {t["function"]["name"] for t in committed["tools"]}
+    assert {"HassTurnOn", "HassTurnOff", "HassLightSet", "GetLiveContext"} <= names
+    assert first["keep_alive"] == "-1.0s" and first["options"] == {"num_ctx": 8192.0}
+    assert "Kitchen Light" in first["messages"][0]["content"]
+    # Home Assistant ran the tool call itself and posted its result in a second round.
+    assert second["messages"][-1]["role"] == "tool" and "light.kitchen_light" in second["messages"][-1]["content"]
+    assert "content" not in second["messages"][-2]
+    assert (await ha.state("light.kitchen_light"))["state"] == "on"

@@ -1,0 +1,154 @@
+"""What Home Assistant sends a conversation model: captured from the real thing.
+
+`CapturingOllama` is a tiny Ollama server on loopback (`GET /api/tags`, `POST /api/chat`
+as NDJSON, `POST /api/pull`) that records every chat request Home Assistant's built-in
+Ollama integration makes. Its first answer to a user message is a tool call, so Home
+Assistant runs the tool and posts a second round with the result, which is captured too.
+
+`configure_ollama(ha, url)` adds the integration through the config-flow REST API and
+saves its options form with the Assist API (so the tools are sent); `capture(ha, texts)`
+sends sentences to `/api/conversation/process` and returns the requests.
+
+    python -m tests.ha.capture bench/data/ha_tools_ollama_2025.4.4.json   # redo the capture
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import tempfile
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from tests.ha.harness import HA_VERSION, HomeAssistantProcess
+
+MODEL = "homeagent:latest"
+
+
+class CapturingOllama:
+    def __init__(self, tool_call: dict[str, Any] | None = None):
+        self.requests: list[dict[str, Any]] = []
+        self.tool_call = tool_call or {"name": "HassTurnOn", "arguments": {"name": "Kitchen Light"}}
+        self._runner: web.AppRunner | None = None
+        self.url = ""
+
+    async def start(self) -> str:
+        app = web.Application()
+        app.router.add_get("/", self._root)
+        app.router.add_get("/api/tags", self._tags)
+        app.router.add_post("/api/pull", self._pull)
+        app.router.add_post("/api/chat", self._chat)
+        self._runner = web.AppRunner(app)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.url = f"http://127.0.0.1:{port}"
+        return self.url
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def _root(self, request: web.Request) -> web.Response:
+        return web.Response(text="Ollama is running")
+
+    async def _pull(self, request: web.Request) -> web.Response:
+        return web.json_response({"status": "success"})
+
+    async def _tags(self, request: web.Request) -> web.Response:
+        return web.json_response({"models": [{
+            "name": MODEL, "model": MODEL, "modified_at": "2026-01-01T00:00:00Z", "size": 1,
+            "digest": "0" * 64, "details": {"format": "gguf", "family": "homeagent", "parameter_size": "135M",
+                                             "quantization_level": "Q8_0"},
+        }]})  # fmt: skip
+
+    async def _chat(self, request: web.Request) -> web.StreamResponse:
+        body = await request.json()
+        self.requests.append(body)
+        last = (body.get("messages") or [{}])[-1]
+        message: dict[str, Any] = {"role": "assistant", "content": ""}
+        if last.get("role") == "user" and body.get("tools"):
+            message["tool_calls"] = [{"function": self.tool_call}]
+        else:
+            message["content"] = "Done."
+        now = datetime.now(UTC).isoformat()
+        final = {"model": MODEL, "created_at": now, "message": message, "done": True, "done_reason": "stop",
+                 "total_duration": 1_000_000, "load_duration": 0, "prompt_eval_count": 1,
+                 "prompt_eval_duration": 1, "eval_count": 1, "eval_duration": 1}
+        resp = web.StreamResponse(headers={"Content-Type": "application/x-ndjson"})
+        await resp.prepare(request)
+        await resp.write((json.dumps(final) + "\n").encode())
+        await resp.write_eof()
+        return resp
+
+
+async def configure_ollama(ha: HomeAssistantProcess, url: str) -> str:
+    """Add the Ollama integration pointed at `url`, options saved; returns the agent id."""
+    flow = await ha.rest("POST", "/api/config/config_entries/flow", {"handler": "ollama", "show_advanced_options": False})
+    step = await ha.rest("POST", f"/api/config/config_entries/flow/{flow['flow_id']}", {"url": url})
+    if step.get("type") == "form":  # the model list
+        step = await ha.rest("POST", f"/api/config/config_entries/flow/{flow['flow_id']}", {"model": MODEL})
+    if step.get("type") != "create_entry":
+        raise RuntimeError(f"the Ollama config flow did not finish: {step}")
+    entry_id = step["result"]["entry_id"]
+    options = await ha.rest("POST", "/api/config/config_entries/options/flow", {"handler": entry_id})
+    saved = await ha.rest("POST", f"/api/config/config_entries/options/flow/{options['flow_id']}", {
+        "llm_hass_api": "assist", "num_ctx": 8192, "max_history": 20, "keep_alive": -1,
+    })  # fmt: skip
+    if saved.get("type") != "create_entry":
+        raise RuntimeError(f"the Ollama options flow did not save: {saved}")
+    # Saving the options reloads the entry; wait until its agent is back.
+    for _ in range(200):
+        agents = await ha.admin({"type": "conversation/agent/list"})
+        ids = {a["id"] for a in agents["agents"]}
+        entity = next((i for i in ids if i.startswith("conversation.") and "homeagent" in i), None)
+        if entity:
+            return entity
+        await asyncio.sleep(0.1)
+    raise RuntimeError(f"the Ollama conversation agent did not appear (agents: {sorted(ids)})")
+
+
+async def capture(ha: HomeAssistantProcess, fake: CapturingOllama, agent_id: str, text: str) -> dict[str, Any]:
+    start = len(fake.requests)
+    answer = await ha.rest("POST", "/api/conversation/process", {"text": text, "agent_id": agent_id, "language": "en"})
+    return {"text": text, "answer": answer, "requests": fake.requests[start:]}
+
+
+async def _main(out: Path) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        ha = HomeAssistantProcess(Path(tmp) / "ha")
+        ha.start()
+        try:
+            await ha.onboard()
+            await ha.furnish()
+            fake = CapturingOllama()
+            await fake.start()
+            agent_id = await configure_ollama(ha, fake.url)
+            exchange = await capture(ha, fake, agent_id, "turn on the kitchen light")
+            await fake.stop()
+        finally:
+            ha.stop()
+    first = exchange["requests"][0]
+    system = next(m["content"] for m in first["messages"] if m["role"] == "system")
+    data = {
+        "home_assistant": HA_VERSION,
+        "integration": "ollama (ollama client 0.4.7)",
+        "how": "python -m tests.ha.capture " + str(out),
+        "house": "tests/ha/harness.py configuration() and furnish()",
+        "tools": first.get("tools"),
+        "system_prompt": system,
+        "exchange": exchange,
+    }
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    names = [t["function"]["name"] for t in first.get("tools") or []]
+    print(f"captured {len(names)} tools: {', '.join(names)} -> {out}")
+
+
+if __name__ == "__main__":
+    asyncio.run(_main(Path(sys.argv[1] if len(sys.argv) > 1 else f"bench/data/ha_tools_ollama_{HA_VERSION}.json")))
