@@ -119,7 +119,7 @@ async def capture(ha: HomeAssistantProcess, fake: CapturingOllama, agent_id: str
     return {"text": text, "answer": answer, "requests": fake.requests[start:]}
 
 
-async def _main(out: Path) -> None:
+async def _capture_fresh(out: Path) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         ha = HomeAssistantProcess(Path(tmp) / "ha")
         ha.start()
@@ -144,11 +144,17 @@ async def _main(out: Path) -> None:
         "system_prompt": system,
         "exchange": exchange,
     }
+    return data
+
+
+def main() -> None:
+    out = Path(sys.argv[1] if len(sys.argv) > 1 else f"bench/data/ha_tools_ollama_{HA_VERSION}.json")
+    data = asyncio.run(_capture_fresh(out))
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    names = [t["function"]["name"] for t in first.get("tools") or []]
+    names = [t["function"]["name"] for t in data["tools"] or []]
     print(f"captured {len(names)} tools: {', '.join(names)} -> {out}")
 
 
 if __name__ == "__main__":
-    asyncio.run(_main(Path(sys.argv[1] if len(sys.argv) > 1 else f"bench/data/ha_tools_ollama_{HA_VERSION}.json")))
+    main()
