@@ -82,6 +82,7 @@ class HomeLink:
         self._listed: frozenset[str] = frozenset()
         self._expose_new = True
         self._house = House()
+        self._dirty = False
         self._changed = anyio.Event()
         self._refresh_wanted = anyio.Event()
 
@@ -92,6 +93,9 @@ class HomeLink:
         return self._state == "connected"
 
     def house(self) -> House:
+        if self._dirty:  # rebuilt when read, not on every event of a busy house
+            self._dirty = False
+            self._house = self._build()
         return self._house
 
     def status(self) -> dict[str, Any]:
@@ -102,7 +106,7 @@ class HomeLink:
             "detail": self._detail,
             "since": round(self._since, 3),
             "version": self._version,
-            "entities": len(self._house.entities),
+            "entities": len(self.house().entities),
             "connects": self._connects,
         }
 
@@ -174,9 +178,9 @@ class HomeLink:
                     self._states = {s["entity_id"]: s for s in states or [] if isinstance(s, dict)}
                     self._connects += 1
                     self._rebuild()
-                    self._set_state("connected", f"{len(self._states)} entities, {len(self._house.entities)} exposed")
+                    self._set_state("connected", f"{len(self._states)} entities, {len(self.house().entities)} exposed")
                     log.info("home.link.connected", url=self.settings.url, version=self._version,
-                             entities=len(self._states), exposed=len(self._house.entities))
+                             entities=len(self._states), exposed=len(self.house().entities))
                     tg.start_soon(self._refresher)
 
     async def _authenticate(self, ws: aiohttp.ClientWebSocketResponse) -> None:
@@ -276,6 +280,10 @@ class HomeLink:
             self._registry = {k: replace(v, exposed=False) for k, v in self._registry.items()}
 
     def _rebuild(self) -> None:
+        self._dirty = True
+        self._notify()
+
+    def _build(self) -> House:
         entities: dict[str, Entity] = {}
         s = self.settings
         for entity_id, state in self._states.items():
@@ -293,8 +301,7 @@ class HomeLink:
                 aliases=entry.aliases if entry else (), area=self._areas.get(area_id) if area_id else None,
                 last_changed=str(state.get("last_changed", "")),
             )  # fmt: skip
-        self._house = House(entities, dict(self._areas))
-        self._notify()
+        return House(entities, dict(self._areas))
 
     def _notify(self) -> None:
         self._changed.set()

@@ -232,3 +232,19 @@ async def test_home_assistant_ollama_integration_sends_its_tools(home_assistant)
     assert second["messages"][-1]["role"] == "tool" and "light.kitchen_light" in second["messages"][-1]["content"]
     assert "content" not in second["messages"][-2]
     assert (await ha.state("light.kitchen_light"))["state"] == "on"
+
+
+async def test_doctor_reports_the_house(home_assistant, tmp_path):
+    from homeagent.doctor import run_checks
+    from tests.conftest import write_config
+
+    def check(**ha: Any):
+        path = write_config(tmp_path, home_assistant=ha)
+        return next(c for c in run_checks(str(path), probe=True) if c.name == "home_assistant")
+
+    good = await anyio.to_thread.run_sync(lambda: check(url=home_assistant.url, token=home_assistant.token))
+    assert good.ok and "Home Assistant 2025.4.4, RUNNING" in good.detail
+    bad = await anyio.to_thread.run_sync(lambda: check(url=home_assistant.url, token="not-a-token"))
+    assert not bad.ok and "refused the access token" in bad.detail and "not-a-token" not in bad.detail + bad.fix
+    down = await anyio.to_thread.run_sync(lambda: check(url="http://127.0.0.1:9", token="x" * 20))
+    assert not down.ok and "cannot be reached" in down.detail
