@@ -81,6 +81,7 @@ class HomeLink:
         self._areas: dict[str, Area] = {}
         self._listed: frozenset[str] = frozenset()
         self._expose_new = True
+        self.problem = ""  # why nothing is visible although the link is up, if that is so
         self._house = House()
         self._dirty = False
         self._changed = anyio.Event()
@@ -108,6 +109,7 @@ class HomeLink:
             "version": self._version,
             "entities": len(self.house().entities),
             "connects": self._connects,
+            **({"problem": self.problem} if self.problem else {}),
         }
 
     def unavailable(self) -> HomeUnavailable:
@@ -273,10 +275,15 @@ class HomeLink:
             )
             new = await self._command({"type": "homeassistant/expose_new_entities/get", "assistant": "conversation"})
             self._expose_new = bool((new or {}).get("expose_new", True))
+            self.problem = ""
         except HomeUnavailable as err:
             # A non-admin token cannot read the expose list: see nothing rather than everything.
             log.warning("home.expose_list.unreadable", error=str(err))
             self._listed, self._expose_new = frozenset(), False
+            self.problem = (
+                "Home Assistant does not let this token read its expose list (an administrator's "
+                "token is needed), so HomeAgent sees no devices"
+            )
             self._registry = {k: replace(v, exposed=False) for k, v in self._registry.items()}
 
     def _rebuild(self) -> None:

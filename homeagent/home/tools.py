@@ -129,6 +129,8 @@ class DeviceTools:
         house = self._house()
         found = house.resolve(args.get("name", ""), area=args.get("area", ""), domains=domains,
                               many=bool(args.get("all")))
+        if not found.entities and self.link.problem:
+            raise ToolError(self.link.problem)
         if not found.entities:
             what = " ".join(x for x in (args.get("area", ""), args.get("name", "")) if x)
             raise ToolError(
