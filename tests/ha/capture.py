@@ -87,6 +87,58 @@ class CapturingOllama:
         return resp
 
 
+class CapturingOpenAI:
+    """An OpenAI-compatible fake that lists one model and records Responses API requests.
+
+    Home Assistant 2025.4's openai_conversation has no base-URL setting, but the `openai`
+    client it uses reads OPENAI_BASE_URL, so Home Assistant started with it set talks here.
+    Requests are answered with a 400: only what Home Assistant sends is of interest.
+    """
+
+    def __init__(self) -> None:
+        self.requests: list[dict[str, Any]] = []
+        self._runner: web.AppRunner | None = None
+        self.url = ""
+
+    async def start(self, port: int) -> str:
+        app = web.Application()
+        app.router.add_get("/v1/models", self._models)
+        app.router.add_post("/v1/responses", self._responses)
+        self._runner = web.AppRunner(app)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, "127.0.0.1", port).start()
+        self.url = f"http://127.0.0.1:{port}/v1"
+        return self.url
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def _models(self, request: web.Request) -> web.Response:
+        return web.json_response({"object": "list", "data": [
+            {"id": "gpt-4o-mini", "object": "model", "created": 0, "owned_by": "homeagent"}]})
+
+    async def _responses(self, request: web.Request) -> web.Response:
+        self.requests.append(await request.json())
+        return web.json_response({"error": {"message": "capture only", "type": "invalid_request_error"}}, status=400)
+
+
+async def configure_openai(ha: HomeAssistantProcess) -> str:
+    """Add openai_conversation (its recommended options use the Assist API); the agent id."""
+    flow = await ha.rest("POST", "/api/config/config_entries/flow", {"handler": "openai_conversation"})
+    step = await ha.rest("POST", f"/api/config/config_entries/flow/{flow['flow_id']}", {"api_key": "sk-capture"})
+    if step.get("type") != "create_entry":
+        raise RuntimeError(f"the OpenAI config flow did not finish: {step}")
+    for _ in range(200):
+        agents = await ha.admin({"type": "conversation/agent/list"})
+        ids = {a["id"] for a in agents["agents"]}
+        entity = next((i for i in ids if i.startswith("conversation.") and "chatgpt" in i), None)
+        if entity:
+            return entity
+        await asyncio.sleep(0.1)
+    raise RuntimeError(f"the OpenAI conversation agent did not appear (agents: {sorted(ids)})")
+
+
 async def configure_ollama(ha: HomeAssistantProcess, url: str) -> str:
     """Add the Ollama integration pointed at `url`, options saved; returns the agent id."""
     flow = await ha.rest("POST", "/api/config/config_entries/flow", {"handler": "ollama", "show_advanced_options": False})
@@ -120,8 +172,11 @@ async def capture(ha: HomeAssistantProcess, fake: CapturingOllama, agent_id: str
 
 
 async def _capture_fresh(out: Path) -> dict[str, Any]:
+    from tests.ha.harness import free_port
+
+    openai_port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
-        ha = HomeAssistantProcess(Path(tmp) / "ha")
+        ha = HomeAssistantProcess(Path(tmp) / "ha", env={"OPENAI_BASE_URL": f"http://127.0.0.1:{openai_port}/v1"})
         ha.start()
         try:
             await ha.onboard()
@@ -131,6 +186,15 @@ async def _capture_fresh(out: Path) -> dict[str, Any]:
             agent_id = await configure_ollama(ha, fake.url)
             exchange = await capture(ha, fake, agent_id, "turn on the kitchen light")
             await fake.stop()
+            openai_fake = CapturingOpenAI()
+            await openai_fake.start(openai_port)
+            openai_agent = await configure_openai(ha)
+            try:
+                await ha.rest("POST", "/api/conversation/process",
+                              {"text": "turn on the kitchen light", "agent_id": openai_agent, "language": "en"})
+            except RuntimeError:
+                pass  # the fake refuses on purpose; the request is what we came for
+            await openai_fake.stop()
         finally:
             ha.stop()
     first = exchange["requests"][0]
@@ -144,12 +208,26 @@ async def _capture_fresh(out: Path) -> dict[str, Any]:
         "system_prompt": system,
         "exchange": exchange,
     }
+    if openai_fake.requests:
+        sent = openai_fake.requests[0]
+        openai_out = out.with_name(out.name.replace("_ollama_", "_openai_"))
+        data["_openai"] = (openai_out, {
+            "home_assistant": HA_VERSION,
+            "integration": "openai_conversation (Responses API, openai client; OPENAI_BASE_URL set)",
+            "how": "python -m tests.ha.capture " + str(out),
+            "tools": sent.get("tools"),
+            "request": sent,
+        })
     return data
 
 
 def main() -> None:
     out = Path(sys.argv[1] if len(sys.argv) > 1 else f"bench/data/ha_tools_ollama_{HA_VERSION}.json")
     data = asyncio.run(_capture_fresh(out))
+    openai = data.pop("_openai", None)
+    if openai is not None:
+        openai[0].write_text(json.dumps(openai[1], ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        print(f"captured the OpenAI route's {len(openai[1]['tools'] or [])} tools -> {openai[0]}")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     names = [t["function"]["name"] for t in data["tools"] or []]

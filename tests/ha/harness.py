@@ -136,13 +136,14 @@ def configuration(port: int) -> dict[str, Any]:
 class HomeAssistantProcess:
     """One Home Assistant, started and stopped by the tests."""
 
-    def __init__(self, config_dir: Path, *, port: int | None = None):
+    def __init__(self, config_dir: Path, *, port: int | None = None, env: dict[str, str] | None = None):
         self.config_dir = config_dir
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.venv = ensure_venv()
         self.proc: subprocess.Popen[bytes] | None = None
         self.token = ""
+        self.env = env or {}  # more environment for hass (e.g. OPENAI_BASE_URL for a capture)
         self.start_seconds = 0.0
         self._log = None
 
@@ -161,7 +162,7 @@ class HomeAssistantProcess:
         self._log = open(self.config_dir / "hass.out", "ab")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(
             [str(self.venv / "bin" / "hass"), "-c", str(self.config_dir), "--skip-pip"],
-            stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True,
+            stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True, env={**os.environ, **self.env},
         )
         deadline = started + timeout
         while time.monotonic() < deadline:
