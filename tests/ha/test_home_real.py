@@ -248,3 +248,18 @@ async def test_doctor_reports_the_house(home_assistant, tmp_path):
     assert not bad.ok and "refused the access token" in bad.detail and "not-a-token" not in bad.detail + bad.fix
     down = await anyio.to_thread.run_sync(lambda: check(url="http://127.0.0.1:9", token="x" * 20))
     assert not down.ok and "cannot be reached" in down.detail
+
+
+async def test_a_refused_token_is_reported_plainly(home_assistant, make_config):
+    ha = home_assistant
+    provider = ScriptedProvider([ScriptedReply(tool_calls=[("home_turn_on", {"name": "kitchen light"})]), "Sorry."])
+    config = make_config(home_assistant={"url": ha.url, "token": "wrong-token-value"},
+                         daemon={"check_interval": 0, "heartbeat_interval": 0}, knowledge={"watch": False})
+    async with running_app(config, provider=provider, http=True) as app:
+        with anyio.fail_after(30):
+            while app.home.status()["state"] != "auth_failed":
+                await app.home.wait_changed()
+        await turn(app, "turn on the kitchen light")
+        status = app.home.status()
+    assert "refused HomeAgent's access token" in tool_results(provider)[-1]
+    assert "wrong-token-value" not in json.dumps(status) + tool_results(provider)[-1]
