@@ -24,7 +24,8 @@ from homeagent.llm.testing import ScriptedProvider, ScriptedReply
 from tests.ha.harness import HomeAssistantProcess
 from tests.integration.helpers import running_app, text_of, turn
 
-pytestmark = [pytest.mark.anyio, pytest.mark.home_assistant]
+# The first test may build the venv (when `make ha-venv` did not) and start Home Assistant.
+pytestmark = [pytest.mark.anyio, pytest.mark.home_assistant, pytest.mark.timeout(900)]
 
 
 def _config(make_config, ha: HomeAssistantProcess, **extra: Any):
