@@ -82,6 +82,7 @@ class HomeLink:
         self._listed: frozenset[str] = frozenset()
         self._expose_new = True
         self.problem = ""  # why nothing is visible although the link is up, if that is so
+        self._retry_in = 0.0
         self._house = House()
         self._dirty = False
         self._changed = anyio.Event()
@@ -109,6 +110,7 @@ class HomeLink:
             "version": self._version,
             "entities": len(self.house().entities),
             "connects": self._connects,
+            "retry_in_s": self._retry_in,
             **({"problem": self.problem} if self.problem else {}),
         }
 
@@ -155,7 +157,10 @@ class HomeLink:
             if self._connects > connected_before and self._state != "auth_failed":
                 delay = self.settings.reconnect_min
             log.info("home.link.retry", state=self._state, detail=self._detail, wait_s=delay)
+            self._retry_in = delay
+            self._notify()
             await anyio.sleep(delay)
+            self._retry_in = 0.0
             delay = min(delay * 2, self.settings.reconnect_max)
             if self._state != "auth_failed":
                 self._set_state("connecting", f"retrying {self.settings.url}")

@@ -37,3 +37,20 @@ async def test_unreachable_home_assistant_keeps_the_daemon_working(make_config):
         status = app.home.status()
         assert status["connects"] == 0 and "Connect" in status["detail"]
         assert "t" * 30 not in str(status)
+
+
+async def test_the_link_backs_off_doubling_up_to_the_max():
+    from homeagent.home import HomeLink, LinkSettings
+    from homeagent.llm.credentials import Secret
+
+    link = HomeLink(LinkSettings(f"http://127.0.0.1:{free_port()}", reconnect_min=0.01, reconnect_max=0.04), Secret("t"))
+    waits: list[float] = []
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(link.run)
+        with anyio.fail_after(10):
+            while len(waits) < 5:
+                await link.wait_changed()
+                if link.status()["retry_in_s"]:  # set once per failed attempt, for its wait
+                    waits.append(link.status()["retry_in_s"])
+        tg.cancel_scope.cancel()
+    assert waits[:3] == [0.01, 0.02, 0.04] and set(waits[3:]) == {0.04}
