@@ -62,7 +62,7 @@ SCHEMAS: dict[str, Any] = {
                        "tools": {"type": "integer"},
                        "home_assistant": {"type": "object", "description": "the link to Home Assistant, when "
                                           "configured: state (connected, connecting, unreachable, auth_failed), "
-                                          "url, detail, since, version, entities (exposed), connects"}},
+                                          "url, detail, since, version, entities (exposed), connects, retry_in_s"}},
     },
     "ModelList": {
         "type": "object",
