@@ -125,26 +125,40 @@ class CapturingOpenAI:
 
 async def configure_openai(ha: HomeAssistantProcess) -> str:
     """Add openai_conversation (its recommended options use the Assist API); the agent id."""
+    before = await _agents(ha)
     flow = await ha.rest("POST", "/api/config/config_entries/flow", {"handler": "openai_conversation"})
     step = await ha.rest("POST", f"/api/config/config_entries/flow/{flow['flow_id']}", {"api_key": "sk-capture"})
     if step.get("type") != "create_entry":
         raise RuntimeError(f"the OpenAI config flow did not finish: {step}")
+    return await _new_agent(ha, before, step["result"]["entry_id"])
+
+
+async def _agents(ha: HomeAssistantProcess) -> set[str]:
+    return {a["id"] for a in (await ha.admin({"type": "conversation/agent/list"}))["agents"]}
+
+
+async def _new_agent(ha: HomeAssistantProcess, before: set[str], entry_id: str) -> str:
+    """The conversation entity that was not there before, once its entry is loaded again
+    (saving options reloads it)."""
+    ids: set[str] = set()
     for _ in range(200):
-        agents = await ha.admin({"type": "conversation/agent/list"})
-        ids = {a["id"] for a in agents["agents"]}
-        entity = next((i for i in ids if i.startswith("conversation.") and "chatgpt" in i), None)
-        if entity:
-            return entity
+        entries = await ha.rest("GET", "/api/config/config_entries/entry")
+        state = next((e.get("state") for e in entries if e.get("entry_id") == entry_id), None)
+        ids = await _agents(ha) if state == "loaded" else set()
+        new = sorted(i for i in ids - before if i.startswith("conversation."))
+        if new:
+            return new[0]
         await asyncio.sleep(0.1)
-    raise RuntimeError(f"the OpenAI conversation agent did not appear (agents: {sorted(ids)})")
+    raise RuntimeError(f"no new conversation agent appeared (agents: {sorted(ids)})")
 
 
-async def configure_ollama(ha: HomeAssistantProcess, url: str) -> str:
+async def configure_ollama(ha: HomeAssistantProcess, url: str, model: str = MODEL) -> str:
     """Add the Ollama integration pointed at `url`, options saved; returns the agent id."""
+    before = await _agents(ha)
     flow = await ha.rest("POST", "/api/config/config_entries/flow", {"handler": "ollama", "show_advanced_options": False})
     step = await ha.rest("POST", f"/api/config/config_entries/flow/{flow['flow_id']}", {"url": url})
     if step.get("type") == "form":  # the model list
-        step = await ha.rest("POST", f"/api/config/config_entries/flow/{flow['flow_id']}", {"model": MODEL})
+        step = await ha.rest("POST", f"/api/config/config_entries/flow/{flow['flow_id']}", {"model": model})
     if step.get("type") != "create_entry":
         raise RuntimeError(f"the Ollama config flow did not finish: {step}")
     entry_id = step["result"]["entry_id"]
@@ -154,15 +168,7 @@ async def configure_ollama(ha: HomeAssistantProcess, url: str) -> str:
     })  # fmt: skip
     if saved.get("type") != "create_entry":
         raise RuntimeError(f"the Ollama options flow did not save: {saved}")
-    # Saving the options reloads the entry; wait until its agent is back.
-    for _ in range(200):
-        agents = await ha.admin({"type": "conversation/agent/list"})
-        ids = {a["id"] for a in agents["agents"]}
-        entity = next((i for i in ids if i.startswith("conversation.") and "homeagent" in i), None)
-        if entity:
-            return entity
-        await asyncio.sleep(0.1)
-    raise RuntimeError(f"the Ollama conversation agent did not appear (agents: {sorted(ids)})")
+    return await _new_agent(ha, before, entry_id)
 
 
 async def capture(ha: HomeAssistantProcess, fake: CapturingOllama, agent_id: str, text: str) -> dict[str, Any]:
@@ -225,6 +231,7 @@ def main() -> None:
     out = Path(sys.argv[1] if len(sys.argv) > 1 else f"bench/data/ha_tools_ollama_{HA_VERSION}.json")
     data = asyncio.run(_capture_fresh(out))
     openai = data.pop("_openai", None)
+    out.parent.mkdir(parents=True, exist_ok=True)
     if openai is not None:
         openai[0].write_text(json.dumps(openai[1], ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         print(f"captured the OpenAI route's {len(openai[1]['tools'] or [])} tools -> {openai[0]}")
