@@ -264,3 +264,24 @@ async def test_a_refused_token_is_reported_plainly(home_assistant, make_config):
         status = app.home.status()
     assert "refused HomeAgent's access token" in tool_results(provider)[-1]
     assert "wrong-token-value" not in json.dumps(status) + tool_results(provider)[-1]
+
+
+async def test_thermostat_script_and_speaker(home_assistant, make_config):
+    ha = home_assistant
+    await ha.rest("POST", "/api/services/light/turn_on", {"entity_id": "light.bedroom_lamp"})
+    provider = ScriptedProvider([
+        ScriptedReply(tool_calls=[("home_set", {"name": "空调", "temperature": 23})]), "好的，23度。",
+        ScriptedReply(tool_calls=[("home_set", {"name": "speaker", "volume": 55})]), "Volume 55.",
+        ScriptedReply(tool_calls=[("home_run", {"name": "good night"})]), "Good night.",
+    ])  # fmt: skip
+    async with running_app(_config(make_config, ha), provider=provider, http=True) as app:
+        await connected(app.home)
+        await turn(app, "把空调调到23度")
+        await turn(app, "set the speaker volume to 55")
+        await turn(app, "good night")
+        await until(app.home, lambda h: h.get("light.bedroom_lamp").state == "off")
+    results = tool_results(provider)
+    assert "target 23" in results[0], results[0]
+    assert (await ha.state("climate.living_room_thermostat"))["attributes"]["temperature"] == 23
+    assert (await ha.state("input_number.speaker_volume"))["state"] == "0.55"
+    assert results[2] == "started Good Night (script)"
