@@ -166,12 +166,14 @@ class HomeAssistantProcess:
         )
         deadline = started + timeout
         while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"hass exited with {self.proc.returncode}; see {self.config_dir / 'hass.out'}")
+            if (code := self.proc.poll()) is not None:
+                self.stop()
+                raise RuntimeError(f"hass exited with {code}; see {self.config_dir / 'hass.out'}")
             if self._answers():
                 self.start_seconds = time.monotonic() - started
                 return self.start_seconds
             time.sleep(0.25)
+        self.stop()  # never leave a half-started Home Assistant behind
         raise TimeoutError(f"Home Assistant did not answer on {self.url} within {timeout} s")
 
     def _answers(self) -> bool:
