@@ -83,3 +83,11 @@ browser-deps: venv
 	$(BIN)/python -c "import playwright" 2>/dev/null || $(BIN)/pip install --quiet "playwright>=1.45,<2"  # the [browser] extra
 
 test: browser-deps
+# A real Home Assistant for tests/ha: its own venv on Python 3.13, pinned by its constraints
+# file, cached under ~/.cache/homeagent (HOMEAGENT_HA_VENV overrides). About 3 minutes on
+# a fresh machine, a second when cached.
+.PHONY: ha-venv
+ha-venv:
+	bash tests/ha/setup_ha_venv.sh
+
+test: ha-venv

@@ -36,6 +36,8 @@ from homeagent.ext.lua import LuaAdapter, adapter_folders
 from homeagent.ext.mcp_client import McpPlugin, PluginHost
 from homeagent.ext.skills import SkillSet, load_skillset, skill_dirs
 from homeagent.ext.supervisor import Supervisor
+from homeagent.home import PERMISSION_DEFAULTS as HOME_PERMISSIONS
+from homeagent.home import HomeLink, device_tools, link_from_config
 from homeagent.io import DeviceRegistry, Inbox
 from homeagent.io.agent_chat import AgentChatChannel
 from homeagent.io.browser import BrowserChannel
@@ -43,7 +45,7 @@ from homeagent.io.openai import OpenAIChannel
 from homeagent.io.runs import RunsChannel
 from homeagent.knowledge import KnowledgeBase, KnowledgeWatcher, knowledge_tools
 from homeagent.llm.base import Provider
-from homeagent.llm.factory import build_provider, native
+from homeagent.llm.factory import build_provider, credential_store, native
 from homeagent.llm.usage import UsageMeter
 from homeagent.log import get_logger, redact
 from homeagent.members import MemberStore
@@ -143,11 +145,18 @@ class App:
                 modes=acfg.modes, water_goal_ml=acfg.water_goal_ml, search_url=acfg.search_url,
             ),
         )  # fmt: skip
+        # The house (Home Assistant): its device tools, when a url is configured.
+        self.home: HomeLink | None = link_from_config(cfg.home_assistant, credential_store(cfg))
+        if self.home is not None:
+            for spec in device_tools(self.home, cfg.home_assistant.confirm_domains):
+                self.tools.register(spec)
+            self.health.sections["home_assistant"] = self.home.status
         pcfg = cfg.permissions
         self.permissions = PermissionGate(
             PermissionPolicy.from_config(
                 {name: getattr(pcfg.classes, name) for name in ("read", "write", "delete", "network", "secrets")},
-                (*pcfg.tools, *self._plugin_grants()),
+                # The user's rules come last and win.
+                (*HOME_PERMISSIONS, *self._plugin_grants(), *pcfg.tools),
             ),
             timeout=pcfg.confirm_timeout,
         )
@@ -249,7 +258,7 @@ class App:
             pcfg = new.permissions
             self.permissions.policy = PermissionPolicy.from_config(
                 {name: getattr(pcfg.classes, name) for name in ("read", "write", "delete", "network", "secrets")},
-                (*pcfg.tools, *self._plugin_grants()),
+                (*HOME_PERMISSIONS, *self._plugin_grants(), *pcfg.tools),
             )
         applied = [name for name in changed if name in live]
         log.info("daemon.reloaded", applied=applied, needs_restart=restart,
@@ -448,6 +457,8 @@ class App:
                 self.health.port = await tg.start(serve_http, self.api_dependencies(), host, port)
             self.health.serving = True
             tg.start_soon(watchdog_loop)
+            if self.home is not None:
+                tg.start_soon(self.home.run)
             if self.config.daemon.check_interval > 0:
                 tg.start_soon(self._check_loop)
             # Long-lived subsystems are supervised: a crash is restarted with backoff.

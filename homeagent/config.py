@@ -283,6 +283,22 @@ class BackupConfig:
 
 
 @dataclass(frozen=True)
+class HomeAssistantConfig:
+    """Home Assistant as the house: where it is, how HomeAgent signs in, what it may see."""
+
+    url: str = ""  # empty: no house (the device tools are not offered)
+    token: str = field(default="", repr=False)  # better: `credential`
+    credential: str = "home_assistant"  # HOMEAGENT_CREDENTIAL_HOME_ASSISTANT or the credential file
+    entities: tuple[str, ...] = ()  # narrows HA's expose list: entity ids or globs (light.*)
+    exclude: tuple[str, ...] = ()
+    confirm_domains: tuple[str, ...] = ("lock", "alarm_control_panel", "cover", "valve")
+    connect_timeout: Duration = Duration(5)
+    call_timeout: Duration = Duration(10)
+    reconnect_min: Duration = Duration(1)
+    reconnect_max: Duration = Duration(30)
+
+
+@dataclass(frozen=True)
 class Config:
     daemon: DaemonConfig = field(default_factory=DaemonConfig)
     llm: LLMConfig = field(default_factory=LLMConfig)
@@ -292,6 +308,7 @@ class Config:
     memory: MemoryConfig = field(default_factory=MemoryConfig)
     actions: ActionsConfig = field(default_factory=ActionsConfig)
     permissions: PermissionsConfig = field(default_factory=PermissionsConfig)
+    home_assistant: HomeAssistantConfig = field(default_factory=HomeAssistantConfig)
     log: LogConfig = field(default_factory=LogConfig)
     skills: SkillsConfig = field(default_factory=SkillsConfig)
     plugins: PluginsConfig = field(default_factory=PluginsConfig)
@@ -495,6 +512,7 @@ def _validate(cfg: Config) -> None:
             raise ConfigError(f"actions.{key}: expected a positive integer")
     _validate_llm(cfg.llm)
     _validate_ext(cfg)
+    _validate_home_assistant(cfg.home_assistant)
 
 
 _EXT_NAME_RE = re.compile(r"^[a-z][a-z0-9_]{0,29}$")
@@ -536,6 +554,23 @@ def _validate_ext(cfg: Config) -> None:
         raise ConfigError("backup.interval: expected 0 (off) or a duration such as 1d or 24h")
     if cfg.backup.keep < 1:
         raise ConfigError("backup.keep: expected a positive integer (how many backups to keep)")
+
+
+def _validate_home_assistant(ha: HomeAssistantConfig) -> None:
+    if ha.url and not re.match(r"^https?://[^/\s]+(/\S*)?$", ha.url):
+        raise ConfigError(
+            f"home_assistant.url: expected http(s)://host:port such as http://homeassistant.local:8123, got {ha.url!r}"
+        )
+    if ha.connect_timeout <= 0 or ha.call_timeout <= 0:
+        raise ConfigError("home_assistant: connect_timeout and call_timeout must be longer than 0 s")
+    if ha.reconnect_min <= 0 or ha.reconnect_max < ha.reconnect_min:
+        raise ConfigError("home_assistant: expected 0 < reconnect_min <= reconnect_max")
+    for key in ("entities", "exclude"):
+        for i, pattern in enumerate(getattr(ha, key)):
+            if not re.match(r"^[a-z_]+\.[a-z0-9_*?]+$|^[a-z_]+\.\*$", pattern):
+                raise ConfigError(
+                    f"home_assistant.{key}[{i}]: expected an entity id or glob such as light.kitchen or light.*, got {pattern!r}"
+                )
 
 
 def _is_provider_ref(name: str, llm: LLMConfig) -> bool:
@@ -656,6 +691,7 @@ __all__ = [
     "APIConfig",
     "LogConfig",
     "KnowledgeConfig",
+    "HomeAssistantConfig",
     "Duration",
     "load_config",
     "parse_listen",

@@ -113,6 +113,7 @@ def run_checks(config_path: str | None, probe: bool = False) -> list[Check]:
             checks.append(Check(check.__name__.removeprefix("_check_"), False, str(err)))
     checks += _provider_checks(cfg, probe)
     checks += _ext_checks(cfg, probe)
+    checks += _home_checks(cfg, probe)
     return checks
 
 
@@ -121,6 +122,18 @@ def _ext_checks(cfg: Config, probe: bool) -> list[Check]:
     from homeagent.ext.checks import ext_checks
 
     return [Check(c.name, c.ok, c.detail, c.fix) for c in ext_checks(cfg, probe)]
+
+
+def _home_checks(cfg: Config, probe: bool) -> list[Check]:
+    """Home Assistant: configured, a token found, and with --probe whether it answers."""
+    from homeagent.home.checks import home_checks
+    from homeagent.llm.factory import credential_store
+
+    try:
+        found = home_checks(cfg.home_assistant, credential_store(cfg), probe=probe)
+    except HomeAgentError as err:
+        return [Check("home_assistant", False, str(err), "fix the credential file as the message says")]
+    return [Check(c.name, c.ok, c.detail, c.fix) for c in found]
 
 
 def _provider_checks(cfg: Config, probe: bool) -> list[Check]:

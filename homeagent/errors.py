@@ -8,7 +8,8 @@
     │   └── SchemaVersionError      the database comes from a newer HomeAgent
     ├── ProviderError               an LLM provider failed (carries `retryable`)
     ├── ToolError                   a tool failed; the message is shown to the model
-    │   └── ToolValidationError     tool arguments do not match the tool's schema
+    │   ├── ToolValidationError     tool arguments do not match the tool's schema
+    │   └── HomeUnavailable         Home Assistant cannot be reached or refused HomeAgent's token
     └── RequestError                a client sent something unusable (HTTP 4xx)
         ├── AuthError               missing or wrong API token (401)
         └── NotFoundError           no such resource (404)
@@ -60,6 +61,10 @@ class ToolError(HomeAgentError):
 
 class ToolValidationError(ToolError):
     """The arguments of a tool call do not match the tool's JSON Schema."""
+
+
+class HomeUnavailable(ToolError):
+    """Home Assistant is unreachable (or rejects the token); the message says so plainly."""
 
 
 class RequestError(HomeAgentError):

@@ -9,7 +9,7 @@ it: the port it bound goes back to the caller through `task_status.started(port)
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from homeagent.agent.conversation import Conversation, StoredMessage
@@ -39,6 +39,8 @@ class Health:
     started_at: float
     serving: bool = False
     port: int = 0
+    # More blocks of /healthz by name (e.g. "home_assistant"), each read when asked.
+    sections: dict[str, Callable[[], dict[str, Any]]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -60,7 +60,10 @@ SCHEMAS: dict[str, Any] = {
         "properties": {"status": {"enum": ["ok", "degraded"]}, "version": _STR,
                        "uptime_s": {"type": "number"}, "db": {"type": "object"},
                        "provider": {"type": "object"}, "agent": {"type": "object"},
-                       "tools": {"type": "integer"}},
+                       "tools": {"type": "integer"},
+                       "home_assistant": {"type": "object", "description": "the link to Home Assistant, when "
+                                          "configured: state (connected, connecting, unreachable, auth_failed), "
+                                          "url, detail, since, version, entities (exposed), connects, retry_in_s"}},
     },
     "ModelList": {
         "type": "object",

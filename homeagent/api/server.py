@@ -85,6 +85,8 @@ async def healthz(request: web.Request) -> web.Response:
         body["subsystems"] = parts
         if any(p.get("state") not in ("ready", "ok", "disabled") for p in parts.values()):
             body["status"] = "degraded"
+    for name, section in request.app[keys.HEALTH].sections.items():
+        body[name] = section()
     return web.json_response(body)
 
 
