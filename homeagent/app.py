@@ -30,6 +30,7 @@ from homeagent.errors import ConfigError, StartupError
 from homeagent.io import DeviceRegistry, Inbox
 from homeagent.io.agent_chat import AgentChatChannel
 from homeagent.io.openai import OpenAIChannel
+from homeagent.io.push import PushChannel
 from homeagent.io.runs import RunsChannel
 from homeagent.knowledge import KnowledgeBase, KnowledgeWatcher, knowledge_tools
 from homeagent.llm.base import Provider
@@ -40,6 +41,7 @@ from homeagent.members import MemberStore
 from homeagent.memory.heartbeat import HeartbeatReport, heartbeat_loop
 from homeagent.memory.profiles import ProfileStore
 from homeagent.memory.service import MemoryService, memory_settings
+from homeagent.schedule import Scheduler, reminder_tools
 from homeagent.schema import all_migrations
 from homeagent.store import Database
 from homeagent.tools.audit import AuditLog
@@ -150,6 +152,14 @@ class App:
         )
         await self.knowledge.open()
         for spec in knowledge_tools(self.knowledge):
+            self.tools.register(spec)
+
+        # Reminders: delivered to every channel that receives unasked messages; the push
+        # channel (GET /api/events, registered while the server runs) keeps them for
+        # subscriptions that reconnect.
+        self.push = PushChannel(self.db, self.clock)
+        self.scheduler = Scheduler(self.db, self.clock, self.devices, self.modes, cfg.schedule)
+        for spec in reminder_tools(self.scheduler):
             self.tools.register(spec)
 
         self.prompt = PromptBuilder(self.personality)
@@ -278,6 +288,8 @@ class App:
             openai=OpenAIChannel(self.inbox, self.devices),
             agent_chat=AgentChatChannel(self.inbox, self.devices),
             run_channel=RunsChannel(self.inbox, self.devices, self.runs),
+            push=self.push,
+            push_keepalive=self.config.schedule.keepalive,
         )
 
     async def run(
@@ -303,6 +315,8 @@ class App:
                 tg.start_soon(self._check_loop)
             if self.config.daemon.heartbeat_interval > 0:
                 tg.start_soon(heartbeat_loop, self.config.daemon.heartbeat_interval, self.heartbeat)
+            if self.config.schedule.enabled:
+                await tg.start(self.scheduler.run)
             if self.config.knowledge.watch:
                 watcher = KnowledgeWatcher(self.knowledge, debounce=self.config.knowledge.watch_debounce)
                 await tg.start(watcher.run)

@@ -228,6 +228,20 @@ class MemoryConfig:
 
 
 @dataclass(frozen=True)
+class ScheduleConfig:
+    """Reminders the daemon delivers by itself (homeagent/schedule)."""
+
+    enabled: bool = True
+    check_interval: Duration = Duration(30)
+    catch_up: Duration = Duration(12 * 3600)
+    late_after: Duration = Duration(300)
+    day_time: str = "09:00"
+    quiet_modes: tuple[str, ...] = ("sleep",)
+    snooze_minutes: int = 10
+    keepalive: Duration = Duration(15)
+
+
+@dataclass(frozen=True)
 class LogConfig:
     level: Literal["debug", "info", "warning", "error"] = "info"
     format: Literal["auto", "console", "json"] = "auto"
@@ -244,6 +258,7 @@ class Config:
     actions: ActionsConfig = field(default_factory=ActionsConfig)
     permissions: PermissionsConfig = field(default_factory=PermissionsConfig)
     log: LogConfig = field(default_factory=LogConfig)
+    schedule: ScheduleConfig = field(default_factory=ScheduleConfig)
     source: PathValue = PathValue("")
 
     @property
@@ -441,6 +456,24 @@ def _validate(cfg: Config) -> None:
         if getattr(cfg.actions, key) < 1:
             raise ConfigError(f"actions.{key}: expected a positive integer")
     _validate_llm(cfg.llm)
+    _validate_schedule(cfg.schedule, cfg.actions.modes)
+
+
+def _validate_schedule(s: ScheduleConfig, modes: tuple[str, ...]) -> None:
+    if not 0 < s.check_interval <= 3600:
+        raise ConfigError("schedule.check_interval: expected a duration above 0 s and at most 1h, e.g. 30s")
+    if not 0 < s.keepalive <= 300:
+        raise ConfigError("schedule.keepalive: expected a duration above 0 s and at most 5m, e.g. 15s")
+    if not re.fullmatch(r"([01][0-9]|2[0-3]):[0-5][0-9]", s.day_time):
+        raise ConfigError(f"schedule.day_time: expected a time of day HH:MM such as 09:00, got {s.day_time!r}")
+    if not 1 <= s.snooze_minutes <= 1440:
+        raise ConfigError("schedule.snooze_minutes: expected an integer from 1 to 1440")
+    known = {m.strip().casefold() for m in modes}
+    for i, mode in enumerate(s.quiet_modes):
+        if mode.strip().casefold() not in known:
+            raise ConfigError(
+                f"schedule.quiet_modes[{i}]: {mode!r} is not a household mode (actions.modes: {', '.join(modes)})"
+            )
 
 
 def _is_provider_ref(name: str, llm: LLMConfig) -> bool:
@@ -560,6 +593,7 @@ __all__ = [
     "APIConfig",
     "LogConfig",
     "KnowledgeConfig",
+    "ScheduleConfig",
     "Duration",
     "load_config",
     "parse_listen",

@@ -18,6 +18,7 @@ from homeagent.config import APIConfig
 from homeagent.io.agent_chat import AgentChatChannel
 from homeagent.io.interrupt import Inbox
 from homeagent.io.openai import OpenAIChannel
+from homeagent.io.push import PushChannel
 from homeagent.io.registry import DeviceRegistry
 from homeagent.io.runs import RunsChannel
 from homeagent.knowledge import KnowledgeBase
@@ -57,6 +58,9 @@ class ApiDeps:
     openai: OpenAIChannel
     agent_chat: AgentChatChannel
     run_channel: RunsChannel
+    # GET /api/events (homeagent/api/push.py): the push channel and its keepalive interval.
+    push: PushChannel | None = None
+    push_keepalive: float = 15.0
 
     def channels(self) -> tuple[OpenAIChannel, AgentChatChannel, RunsChannel]:
         """The channels the HTTP server carries; registered while it serves."""

@@ -1,0 +1,285 @@
+"""Reminders fire: the scheduler delivers what falls due once, through real channels.
+
+Real parts: the daemon's App with a real SQLite file, the real aiohttp server on a free
+port, an aiohttp client reading `GET /api/events` as Server-Sent Events. The clock is
+injected (FakeClock): the tests move time and then check, they never sleep for it.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import aiohttp
+import anyio
+import pytest
+
+from homeagent.chat import ToolCall
+from homeagent.clock import FakeClock
+from homeagent.llm.testing import FunctionProvider, ScriptedProvider, ScriptedReply
+from homeagent.tools.registry import ToolContext
+
+from .helpers import running_app, text_of, turn
+
+pytestmark = pytest.mark.anyio
+
+HOME = ZoneInfo("Asia/Shanghai")
+SSE = {"Accept": "text/event-stream"}
+
+
+def morning() -> FakeClock:
+    return FakeClock(datetime(2026, 3, 2, 8, 0, tzinfo=HOME))
+
+
+def quiet_provider() -> FunctionProvider:
+    return FunctionProvider(lambda request: "好的。")
+
+
+async def act(app, name: str, member: str = "", **args) -> str:
+    """Run a life action as a member would have it run (validated, recorded as theirs)."""
+    ctx = ToolContext(turn_id="t", channel="test", member=member)
+    result = await app.tools.execute(ToolCall("c", name, json.dumps(args, ensure_ascii=False)), ctx)
+    assert result.ok, result.content
+    return result.content
+
+
+def base(app) -> str:
+    return f"http://127.0.0.1:{app.health.port}"
+
+
+class Stream:
+    """One open GET /api/events, read frame by frame."""
+
+    def __init__(self, response: aiohttp.ClientResponse):
+        self.response = response
+
+    async def next(self) -> dict:
+        """The next event frame (comments and the retry hint skipped)."""
+        frame: dict = {}
+        with anyio.fail_after(10):
+            while True:
+                line = (await self.response.content.readline()).decode()
+                if not line:
+                    raise EOFError("the stream ended")
+                line = line.rstrip("\n")
+                if not line:
+                    if "data" in frame:
+                        return frame
+                    frame = {}
+                elif line.startswith("id: "):
+                    frame["id"] = int(line[4:])
+                elif line.startswith("event: "):
+                    frame["event"] = line[7:]
+                elif line.startswith("data: "):
+                    frame["data"] = json.loads(line[6:])
+
+
+async def poll(s: aiohttp.ClientSession, app, *, after: int = 0, headers: dict | None = None,
+               query: str = "") -> list[dict]:
+    """Every stored event after `after` this client may see (the non-streaming form)."""
+    async with s.get(f"{base(app)}/api/events?after={after}{query}", headers=headers or {}) as r:
+        assert r.status == 200, await r.text()
+        assert r.headers["Content-Type"].startswith("text/event-stream")
+        body = await r.text()
+    frames = []
+    for block in body.split("\n\n"):
+        lines = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
+        if "data" in lines:
+            frames.append({"id": int(lines["id"]), "event": lines["event"], "data": json.loads(lines["data"])})
+    return frames
+
+
+async def reminder_log(app) -> list[tuple[int, str, str]]:
+    rows = await app.db.fetchall(
+        "SELECT l.reminder_id, l.action, r.title FROM reminder_log l JOIN reminders r ON r.id = l.reminder_id "
+        "ORDER BY l.id"
+    )
+    return [(r["reminder_id"], r["action"], r["title"]) for r in rows]
+
+
+async def test_a_due_reminder_reaches_the_subscriber_exactly_once_across_restarts(make_config):
+    clock = morning()
+    # A long check interval: the loop moves only when woken, as a changed mode or a test wakes it.
+    config = make_config(schedule={"check_interval": "1h"})
+    async with running_app(config, provider=quiet_provider(), clock=clock, http=True) as app:
+        await act(app, "create_task", content="给妈妈打电话", due="2026-03-02 08:01")
+        await act(app, "create_task", content="water the plants", due="2026-03-02 08:03")
+        async with aiohttp.ClientSession() as s, s.get(base(app) + "/api/events", headers=SSE) as r:
+            assert r.status == 200 and r.headers["Content-Type"] == "text/event-stream"
+            stream = Stream(r)
+            clock.advance(seconds=70)  # 08:01:10, the first one is due
+            app.scheduler.wake()
+            first = await stream.next()
+    assert first["event"] == "reminder"
+    assert first["data"]["text"] == "提醒：给妈妈打电话（08:01 到期）"
+    assert first["data"]["late"] is False and first["data"]["ref"].startswith("reminder:")
+    assert first["data"]["id"] == first["id"]
+
+    # The daemon restarts before the second one is due; the subscriber resumes from its last id.
+    async with running_app(config, provider=quiet_provider(), clock=clock, http=True) as app:
+        headers = {**SSE, "Last-Event-ID": str(first["id"])}
+        async with aiohttp.ClientSession() as s, s.get(base(app) + "/api/events", headers=headers) as r:
+            stream = Stream(r)
+            clock.advance(minutes=2)  # 08:03:10
+            app.scheduler.wake()
+            second = await stream.next()
+            assert second["data"]["text"] == "Reminder: water the plants (due 08:03)"
+            assert second["data"]["late"] is False and second["id"] > first["id"]
+            # Nothing else is due and nothing comes twice: the next frame is a new reminder.
+            assert await app.scheduler.check() == []
+            await act(app, "create_task", content="take the bins out", due="2026-03-02 08:04")
+            clock.advance(minutes=1)
+            app.scheduler.wake()
+            third = await stream.next()
+            assert third["data"]["text"].startswith("Reminder: take the bins out")
+
+    # A third start: the catch-up window covers all three, and none is delivered again.
+    async with running_app(config, provider=quiet_provider(), clock=clock, http=True) as app:
+        assert await app.scheduler.check() == []
+        async with aiohttp.ClientSession() as s:
+            frames = await poll(s, app)
+        log = await reminder_log(app)
+    assert [f["data"]["text"].split("（")[0].split(" (")[0] for f in frames] == [
+        "提醒：给妈妈打电话", "Reminder: water the plants", "Reminder: take the bins out"]
+    assert [action for _, action, _ in log] == ["delivered"] * 3
+
+
+async def test_a_reminder_missed_while_the_daemon_was_down_comes_once_at_start_marked_late(make_config):
+    clock = morning()
+    config = make_config(schedule={"check_interval": "1h"})
+    async with running_app(config, provider=quiet_provider(), clock=clock, http=True) as app:
+        await act(app, "create_event", title="dentist", start="2026-03-02 09:00", remind_minutes=30)
+    clock.advance(hours=1)  # 09:00: the daemon was down at 08:30
+    async with running_app(config, provider=quiet_provider(), clock=clock, http=True) as app:
+        # The first check runs as the scheduler starts, before the app reports ready.
+        async with aiohttp.ClientSession() as s:
+            frames = await poll(s, app)
+    assert len(frames) == 1
+    data = frames[0]["data"]
+    assert data["late"] is True
+    assert data["text"] == "Reminder: dentist starts at 09:00 (late: this was due at 08:30)"
+    assert data["due"] == "2026-03-02T08:30:00+08:00"
+    clock.advance(minutes=5)
+    async with running_app(config, provider=quiet_provider(), clock=clock, http=True) as app:
+        async with aiohttp.ClientSession() as s:
+            again = await poll(s, app)
+        rows = await app.db.fetchall("SELECT late, status FROM reminders")
+    assert again == frames
+    assert [(r["late"], r["status"]) for r in rows] == [(1, "delivered")]
+
+
+async def test_a_members_reminders_reach_only_that_member(make_config):
+    clock = morning()
+    config = make_config(schedule={"check_interval": "1h"})
+    async with running_app(config, provider=quiet_provider(), clock=clock, http=True) as app:
+        alice = await app.members.add("alice")
+        bob = await app.members.add("bob")
+        await act(app, "create_task", member="alice", content="alice's pills", due="2026-03-02 08:01")
+        await act(app, "create_task", member="bob", content="bob's dentist call", due="2026-03-02 08:01")
+        await act(app, "create_task", content="family dinner booking", due="2026-03-02 08:02")
+        async with aiohttp.ClientSession() as s:
+            async with s.get(base(app) + "/api/events", headers=SSE) as r:
+                assert r.status == 401  # tokens exist: the stream needs one
+            async with s.get(base(app) + "/api/events?access_token=wrong", headers=SSE) as r:
+                assert r.status == 401
+            # Alice's browser: an EventSource cannot send headers, so the token is in the query.
+            async with s.get(f"{base(app)}/api/events?access_token={alice}", headers=SSE) as r:
+                stream = Stream(r)
+                clock.advance(minutes=3)
+                delivered = await app.scheduler.check()
+                assert len(delivered) == 3
+                got = [(await stream.next())["data"] for _ in range(2)]
+            bob_frames = await poll(s, app, headers={"Authorization": f"Bearer {bob}"})
+            alice_frames = await poll(s, app, query=f"&access_token={alice}")
+    assert [d["text"] for d in got] == ["Reminder: alice's pills (due 08:01)",
+                                        "Reminder: family dinner booking (due 08:02)"]
+    assert [d["member"] for d in got] == ["alice", ""]
+    assert [f["data"]["text"] for f in alice_frames] == [d["text"] for d in got]
+    assert [f["data"]["text"] for f in bob_frames] == ["Reminder: bob's dentist call (due 08:01)",
+                                                       "Reminder: family dinner booking (due 08:02)"]
+
+
+async def test_snooze_and_acknowledge_act_on_the_last_delivered_reminder(make_config):
+    clock = morning()
+    provider = ScriptedProvider([
+        ScriptedReply(tool_calls=[("snooze_reminder", {"minutes": 5})]), "好的。",
+        ScriptedReply(tool_calls=[("acknowledge_reminder", {})]), "好的。",
+    ])
+    config = make_config(schedule={"check_interval": "1h"})
+    async with running_app(config, provider=provider, clock=clock) as app:
+        await act(app, "create_task", content="吃药", due="2026-03-02 08:01")
+        clock.advance(minutes=1)
+        [first] = await app.scheduler.check()
+        events = await turn(app, "5分钟后再提醒我")
+        snoozed = [e for e in events if e.type == "tool_result"]
+        assert snoozed[0].content == "好的，08:06 再提醒你：吃药。"  # type: ignore[union-attr]
+        clock.advance(minutes=4)  # 08:05: not yet
+        assert await app.scheduler.check() == []
+        clock.advance(minutes=1, seconds=5)
+        [again] = await app.scheduler.check()
+        assert again.title == "吃药" and again.snoozed_from == first.id and not again.late
+        events = await turn(app, "知道了")
+        assert "好的" in text_of(events)
+        acked = [e for e in events if e.type == "tool_result"]
+        assert acked[0].content == "好的，已确认提醒：吃药。"  # type: ignore[union-attr]
+        log = await reminder_log(app)
+        # Nothing is left to acknowledge; English gets an English answer.
+        reply = await act(app, "acknowledge_reminder")
+        assert "no reminder" in reply
+    assert log == [(first.id, "delivered", "吃药"), (first.id, "snoozed", "吃药"),
+                   (again.id, "delivered", "吃药"), (again.id, "acknowledged", "吃药")]
+
+
+async def test_snooze_in_english_uses_the_default_and_stays_with_its_member(make_config):
+    clock = morning()
+    config = make_config(schedule={"check_interval": "1h", "snooze_minutes": 10})
+    async with running_app(config, provider=quiet_provider(), clock=clock) as app:
+        await act(app, "create_task", member="alice", content="stretch", due="2026-03-02 08:01")
+        clock.advance(minutes=1)
+        await app.scheduler.check()
+        # Bob's "snooze" finds nothing of his; Alice's finds hers.
+        assert "no delivered reminder" in await act(app, "snooze_reminder", member="bob")
+        assert await act(app, "snooze_reminder", member="alice") == "OK, I'll remind you again at 08:11: stretch."
+        clock.advance(minutes=10)
+        [again] = await app.scheduler.check()
+    assert again.member == "alice" and again.title == "stretch"
+
+
+async def test_sleep_mode_holds_non_urgent_reminders_until_it_ends(make_config):
+    clock = morning()
+    config = make_config(schedule={"check_interval": "1h"})
+    async with running_app(config, provider=quiet_provider(), clock=clock, http=True) as app:
+        await app.modes.set("sleep")
+        await act(app, "create_task", content="buy milk", due="2026-03-02 08:01")
+        await act(app, "create_task", content="turn off the oven", due="2026-03-02 08:01", priority="high")
+        clock.advance(minutes=2)
+        delivered = await app.scheduler.check()
+        assert [r.title for r in delivered] == ["turn off the oven"]  # urgent: through quiet hours
+        assert await app.scheduler.check() == []  # still sleeping: still held
+        rows = await app.db.fetchall("SELECT title, status FROM reminders ORDER BY id")
+        assert [(r["title"], r["status"]) for r in rows] == [("buy milk", "held"), ("turn off the oven", "delivered")]
+        async with aiohttp.ClientSession() as s:
+            # The mode's end wakes the scheduler; the held reminder follows on the stream.
+            async with s.get(base(app) + "/api/events?after=0", headers=SSE) as r:
+                stream = Stream(r)
+                assert (await stream.next())["data"]["text"].startswith("Reminder: turn off the oven")
+                await app.modes.set("home")
+                held = await stream.next()
+        log = await reminder_log(app)
+    assert held["data"]["text"] == "Reminder: buy milk (due 08:01)" and held["data"]["late"] is False
+    assert [(title, action) for _, action, title in log] == [
+        ("buy milk", "held"), ("turn off the oven", "delivered"), ("buy milk", "delivered")]
+
+
+async def test_events_route_rejects_a_bad_cursor(make_config):
+    async with running_app(make_config(), provider=quiet_provider(), clock=morning(), http=True) as app:
+        async with aiohttp.ClientSession() as s:
+            async with s.get(base(app) + "/api/events", headers={**SSE, "Last-Event-ID": "abc"}) as r:
+                assert r.status == 400
+                assert "Last-Event-ID" in (await r.json())["error"]["message"]
+            async with s.get(base(app) + "/api/events?after=-1") as r:
+                assert r.status == 400
+            async with s.get(base(app) + "/api/events?limit=0") as r:
+                assert r.status == 400
+            assert await poll(s, app) == []
