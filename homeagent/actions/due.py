@@ -10,7 +10,8 @@ every reminder moment in `(start, end]` as a `DueItem`, one per occurrence:
 - a birthday (solar dates) and a countdown date (anniversaries, exams, trips), at
   `day_time` on the day.
 
-Each occurrence has a stable `key`, so whoever delivers them can record what it has
+An occurrence before its record was made is skipped (a habit started this morning owes
+no reminder for last night). Each occurrence has a stable `key`, so whoever delivers them can record what it has
 delivered and never deliver one twice. The schedule package owns delivery; this module
 only knows the actions' tables.
 """
@@ -72,32 +73,34 @@ async def due_items(db: Database, start: datetime, end: datetime, *, day_time: t
         out: list[DueItem] = []
         lo, hi = (start.date() - timedelta(days=1)).isoformat(), (end.date() + timedelta(days=1)).isoformat()
 
-        def keep(item: DueItem) -> None:
-            if start < item.due <= end:
+        def keep(item: DueItem, created_at: str) -> None:
+            # A record made after its moment (a habit started today) owes nothing for it.
+            created = _moment(created_at, tz)
+            if start < item.due <= end and (created is None or created <= item.due):
                 out.append(item)
 
         for r in conn.execute(
-            "SELECT id, content, due, priority, member FROM tasks "
+            "SELECT id, content, due, priority, member, created_at FROM tasks "
             "WHERE status = 'open' AND due LIKE '%T%' AND due_day BETWEEN ? AND ?", (lo, hi),
         ):
             due = _moment(r["due"], tz)
             if due is not None:
                 keep(DueItem(f"task:{r['id']}:{r['due']}", "task", r["id"], r["member"], r["content"], due,
-                             r["due"], urgent=r["priority"] == "high"))
+                             r["due"], urgent=r["priority"] == "high"), r["created_at"])
         # remind_minutes is at most a week (create_event's schema).
         ev_hi = (end.date() + timedelta(days=8)).isoformat()
         for r in conn.execute(
-            "SELECT id, title, start, remind_minutes, member FROM events "
+            "SELECT id, title, start, remind_minutes, member, created_at FROM events "
             "WHERE remind_minutes IS NOT NULL AND all_day = 0 AND day BETWEEN ? AND ?", (lo, ev_hi),
         ):
             begins = _moment(r["start"], tz)
             if begins is not None:
                 due = begins - timedelta(minutes=int(r["remind_minutes"]))
                 keep(DueItem(f"event:{r['id']}:{r['start']}:{r['remind_minutes']}", "event", r["id"], r["member"],
-                             r["title"], due, r["start"]))
+                             r["title"], due, r["start"]), r["created_at"])
         days = _days(start, end)
         for r in conn.execute(
-            "SELECT id, name, frequency, target, remind_at, member FROM habits "
+            "SELECT id, name, frequency, target, remind_at, member, created_at FROM habits "
             "WHERE status = 'active' AND remind_at IS NOT NULL"
         ):
             try:
@@ -117,18 +120,18 @@ async def due_items(db: Database, start: datetime, end: datetime, *, day_time: t
                     ).fetchone() is not None
                 if not done:
                     keep(DueItem(f"habit:{r['id']}:{day.isoformat()}", "habit", r["id"], r["member"], r["name"],
-                                 datetime.combine(day, at, tz), day.isoformat()))
-        for r in conn.execute("SELECT id, name, month, day, member FROM birthdays WHERE lunar = 0"):
+                                 datetime.combine(day, at, tz), day.isoformat()), r["created_at"])
+        for r in conn.execute("SELECT id, name, month, day, member, created_at FROM birthdays WHERE lunar = 0"):
             for day in days:
                 if _on(day, r["month"], r["day"]):
                     keep(DueItem(f"birthday:{r['id']}:{day.year}", "birthday", r["id"], r["member"], r["name"],
-                                 datetime.combine(day, day_time, tz), day.isoformat()))
+                                 datetime.combine(day, day_time, tz), day.isoformat()), r["created_at"])
         for r in conn.execute(
-            "SELECT id, title, day, member FROM countdowns WHERE day BETWEEN ? AND ?", (lo, hi)
+            "SELECT id, title, day, member, created_at FROM countdowns WHERE day BETWEEN ? AND ?", (lo, hi)
         ):
             day = date.fromisoformat(r["day"])
             keep(DueItem(f"countdown:{r['id']}:{r['day']}", "countdown", r["id"], r["member"], r["title"],
-                         datetime.combine(day, day_time, tz), r["day"]))
+                         datetime.combine(day, day_time, tz), r["day"]), r["created_at"])
         return sorted(out, key=lambda item: (item.due, item.key))
 
     return await db.read(read)

@@ -40,6 +40,9 @@ from homeagent.text import has_han
 
 log = get_logger("homeagent.schedule")
 
+# How long one channel may take to take one message (a satellite that hangs is skipped).
+DELIVER_TIMEOUT = 5.0
+
 
 class ChannelSource(Protocol):
     """The registered channels (homeagent.io.DeviceRegistry)."""
@@ -171,7 +174,9 @@ class Scheduler:
                         await self._record(reminder.id, "held", member=reminder.member, status="held")
                         log.info("schedule.reminder.held", reminder_id=reminder.id, kind=reminder.kind)
                     continue
-                delivered.append(await self._deliver(reminder, now))
+                # A shutdown waits for the delivery to be recorded, so it is never sent twice.
+                with anyio.CancelScope(shield=True):
+                    delivered.append(await self._deliver(reminder, now))
             return delivered
 
     async def _claim(self, items: Sequence[DueItem], now: datetime) -> None:
@@ -202,8 +207,11 @@ class Scheduler:
             if not channel.capabilities.receives_unasked:
                 continue
             try:
-                if await channel.deliver(message):
-                    reached.append(channel.name)
+                with anyio.move_on_after(DELIVER_TIMEOUT) as scope:
+                    if await channel.deliver(message):
+                        reached.append(channel.name)
+                if scope.cancelled_caught:
+                    log.warning("schedule.channel.timeout", channel=channel.name, timeout=DELIVER_TIMEOUT)
             except Exception as err:  # noqa: BLE001 - one failing channel must not stop the others
                 log.warning("schedule.channel.failed", channel=channel.name, error=repr(err))
         # Delivered once, whether or not someone was listening: the push channel keeps

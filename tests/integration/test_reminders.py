@@ -266,6 +266,8 @@ async def test_sleep_mode_holds_non_urgent_reminders_until_it_ends(make_config):
                 assert (await stream.next())["data"]["text"].startswith("Reminder: turn off the oven")
                 await app.modes.set("home")
                 held = await stream.next()
+        # The woken check has finished (its lock is free) and has nothing more to send.
+        assert await app.scheduler.check() == []
         log = await reminder_log(app)
     assert held["data"]["text"] == "Reminder: buy milk (due 08:01)" and held["data"]["late"] is False
     assert [(title, action) for _, action, title in log] == [
@@ -283,3 +285,75 @@ async def test_events_route_rejects_a_bad_cursor(make_config):
             async with s.get(base(app) + "/api/events?limit=0") as r:
                 assert r.status == 400
             assert await poll(s, app) == []
+
+
+async def test_events_habits_birthdays_and_countdowns_fall_due_at_their_moments(make_config):
+    clock = morning()  # Monday 2026-03-02 08:00
+    config = make_config(schedule={"check_interval": "1h", "day_time": "08:30", "late_after": "2h"})
+    async with running_app(config, provider=quiet_provider(), clock=clock, http=True) as app:
+        await act(app, "create_event", title="站会", start="2026-03-02 10:00", remind_minutes=15)
+        await act(app, "create_event", title="no reminder asked", start="2026-03-02 09:00")
+        made = await act(app, "create_habit", habit="背单词", remind_at="晚上9点")
+        assert "每天 21:00 提醒" in made
+        await act(app, "create_habit", habit="run", remind_at="08:45")
+        await act(app, "add_birthday", person="妈妈", date="3月2日")
+        await act(app, "add_birthday", person="Tom", date="1990-03-03")
+        await act(app, "create_countdown", title="our anniversary", date="2026-03-02")
+        await act(app, "check_in_habit", habit="run")  # done today: no reminder for it today
+
+        clock.advance(minutes=50)  # 08:50
+        first = [(r.kind, r.title) for r in await app.scheduler.check()]
+        clock.advance(hours=1)  # 09:50
+        second = [(r.kind, r.title) for r in await app.scheduler.check()]
+        clock.advance(hours=11, minutes=30)  # 21:20
+        third = [(r.kind, r.title) for r in await app.scheduler.check()]
+        clock.advance(hours=12)  # Tuesday 09:20
+        fourth = [(r.kind, r.title) for r in await app.scheduler.check()]
+        texts = [r["text"] for r in await app.db.fetchall("SELECT json_extract(data, '$.text') AS text "
+                                                            "FROM push_events ORDER BY id")]
+    assert first == [("birthday", "妈妈"), ("countdown", "our anniversary")]
+    assert second == [("event", "站会")]
+    assert third == [("habit", "背单词")]
+    # Tuesday: Tom's birthday and "run" (not checked in today); 背单词 comes at 21:00 again.
+    assert sorted(fourth) == [("birthday", "Tom"), ("habit", "run")]
+    assert texts[:4] == ["今天是妈妈的生日", "Today: our anniversary (2026-03-02)", "提醒：站会，10:00 开始",
+                         "该背单词了，今天还没打卡"]
+
+
+async def test_the_console_shows_only_its_members_and_the_households_reminders(make_config):
+    import io
+
+    from homeagent.io.channel import OutboundMessage
+    from homeagent.io.console import ConsoleChannel
+
+    out = io.StringIO()
+    async with running_app(make_config(), provider=quiet_provider(), clock=morning()) as app:
+        console = ConsoleChannel(app.inbox, app.broker, stdout=out, member="alice")
+        assert await console.deliver(OutboundMessage("Reminder: alice's pills", member="alice"))
+        assert not await console.deliver(OutboundMessage("Reminder: bob's dentist", member="bob"))
+        assert await console.deliver(OutboundMessage("Reminder: family dinner"))
+    assert out.getvalue() == "Reminder: alice's pills\nReminder: family dinner\n"
+
+
+async def test_a_failing_channel_does_not_stop_delivery_to_the_others(make_config):
+    from homeagent.io.channel import Capabilities, OutboundMessage
+
+    class Broken:
+        name = "broken"
+        capabilities = Capabilities(receives_unasked=True)
+
+        async def deliver(self, message: OutboundMessage) -> bool:
+            raise ConnectionError("the satellite is unplugged")
+
+    clock = morning()
+    async with running_app(make_config(schedule={"check_interval": "1h"}), provider=quiet_provider(),
+                           clock=clock, http=True) as app:
+        remove = app.devices.register_channel(Broken())
+        await act(app, "create_task", content="call the bank", due="2026-03-02 08:01")
+        clock.advance(minutes=1)
+        [reminder] = await app.scheduler.check()
+        remove()
+        async with aiohttp.ClientSession() as s:
+            frames = await poll(s, app)
+    assert [f["data"]["text"] for f in frames] == ["Reminder: call the bank (due 08:01)"]
+    assert "broken" not in reminder.channels
