@@ -41,19 +41,20 @@ def reminder_tools(scheduler: Scheduler) -> tuple[ToolSpec, ...]:
         return f"OK, noted: {reminder.title}."
 
     minutes = {"type": "integer", "minimum": 1, "maximum": 1440,
-               "description": f"几分钟后再提醒，默认 {scheduler.settings.snooze_minutes} / minutes until the next "
-                              f"reminder, default {scheduler.settings.snooze_minutes}"}
+               "description": f"推迟几分钟，默认 {scheduler.settings.snooze_minutes} / minutes to wait, "
+                              f"default {scheduler.settings.snooze_minutes}"}
     return (
         ToolSpec(
             "snooze_reminder",
-            "推迟刚才的提醒，过几分钟再提醒 / Snooze the reminder just delivered: remind again in a few minutes",
+            "把刚送达的那条推迟几分钟（稍后再说）/ Snooze the one just delivered for a few minutes",
             {"type": "object", "properties": {"minutes": minutes}, "additionalProperties": False},
             snooze,
             permission=Permission.WRITE,
             examples=(
                 '5分钟后再提醒我 → snooze_reminder {"minutes": 5}',
                 'snooze 10 minutes → snooze_reminder {"minutes": 10}',
-                "等会儿再提醒我 → snooze_reminder {}",
+                "等会儿再说 → snooze_reminder {}",
+                "推迟一下 → snooze_reminder {}",
                 'remind me again in half an hour → snooze_reminder {"minutes": 30}',
             ),
             category=CATEGORY,
