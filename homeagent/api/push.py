@@ -15,6 +15,8 @@ EventSource passes it as `?access_token=`, as it cannot set headers).
 
 from __future__ import annotations
 
+import contextlib
+
 from aiohttp import web
 
 from homeagent.api.auth import member_of
@@ -57,11 +59,13 @@ async def events(request: web.Request) -> web.StreamResponse:
         after = await push.latest_id()
     await response.prepare(request)
     await response.write(b"retry: 3000\n\n")
-    async for pushed in push.follow(member, after, keepalive=request.app[KEEPALIVE]):
-        if pushed is None:
-            await response.write(b": keepalive\n\n")
-        else:
-            await response.write(sse_frame(pushed.type, pushed.data, pushed.id))
+    # aclosing: a client that leaves ends its subscription at once, not when collected.
+    async with contextlib.aclosing(push.follow(member, after, keepalive=request.app[KEEPALIVE])) as stream:
+        async for pushed in stream:
+            if pushed is None:
+                await response.write(b": keepalive\n\n")
+            else:
+                await response.write(sse_frame(pushed.type, pushed.data, pushed.id))
     return response  # pragma: no cover - the stream ends when the client or the server goes
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 from typing import Any
 
@@ -115,7 +115,7 @@ class PushChannel:
         return [PushEvent(r["id"], r["type"], r["member"], json.loads(r["data"])) for r in rows
                 if visible_to(r["member"], member)]
 
-    async def follow(self, member: str, after: int, *, keepalive: float) -> AsyncIterator[PushEvent | None]:
+    async def follow(self, member: str, after: int, *, keepalive: float) -> AsyncGenerator[PushEvent | None, None]:
         """Events for `member` after `after`, then each new one as it comes, until the
         caller stops; yields None after `keepalive` seconds without one."""
         self._next += 1

@@ -357,3 +357,20 @@ async def test_a_failing_channel_does_not_stop_delivery_to_the_others(make_confi
             frames = await poll(s, app)
     assert [f["data"]["text"] for f in frames] == ["Reminder: call the bank (due 08:01)"]
     assert "broken" not in reminder.channels
+
+
+async def test_an_idle_stream_keeps_alive_and_a_leaving_client_ends_its_subscription(make_config):
+    config = make_config(schedule={"keepalive": "50ms"})
+    async with running_app(config, provider=quiet_provider(), clock=morning(), http=True) as app:
+        async with aiohttp.ClientSession() as s:
+            async with s.get(base(app) + "/api/events", headers=SSE) as r:
+                with anyio.fail_after(10):
+                    assert await r.content.readline() == b"retry: 3000\n"
+                    assert await r.content.readline() == b"\n"
+                    assert await r.content.readline() == b": keepalive\n"
+                assert app.push.subscribers == [""]
+        for _ in range(500):  # the server notices the closed connection on its next write
+            if not app.push.subscribers:
+                break
+            await anyio.sleep(0.02)
+        assert app.push.subscribers == []
