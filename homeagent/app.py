@@ -290,6 +290,7 @@ class App:
             run_channel=RunsChannel(self.inbox, self.devices, self.runs),
             push=self.push,
             push_keepalive=self.config.schedule.keepalive,
+            scheduler=self.scheduler,
         )
 
     async def run(

@@ -24,6 +24,7 @@ from homeagent.io.runs import RunsChannel
 from homeagent.knowledge import KnowledgeBase
 from homeagent.llm.base import Provider
 from homeagent.members import MemberStore
+from homeagent.schedule import Scheduler
 from homeagent.store import Database
 from homeagent.tools.permissions import PermissionBroker
 from homeagent.tools.registry import ToolRegistry
@@ -61,6 +62,8 @@ class ApiDeps:
     # GET /api/events (homeagent/api/push.py): the push channel and its keepalive interval.
     push: PushChannel | None = None
     push_keepalive: float = 15.0
+    # /api/reminders (homeagent/api/reminders.py).
+    scheduler: Scheduler | None = None
 
     def channels(self) -> tuple[OpenAIChannel, AgentChatChannel, RunsChannel]:
         """The channels the HTTP server carries; registered while it serves."""

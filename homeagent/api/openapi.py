@@ -330,6 +330,40 @@ PATHS["/api/events"] = {"get": {
                   **_errors(400, 401, 429)},
 }}
 
+SCHEMAS["Reminder"] = {
+    "type": "object",
+    "required": ["id", "kind", "member", "title", "about", "due", "status", "late", "urgent", "channels"],
+    "properties": {
+        "id": {"type": "integer"}, "kind": {"enum": ["task", "event", "habit", "birthday", "countdown"]},
+        "member": _STR, "title": _STR, "about": {"type": "string", "description": "the due time, start or day"},
+        "due": {"type": "string", "description": "when it fell due (ISO 8601)"},
+        "status": {"enum": ["pending", "held", "delivered", "snoozed", "acknowledged"]},
+        "late": {"type": "boolean"}, "urgent": {"type": "boolean"},
+        "channels": {"type": "array", "items": _STR, "description": "the channels that carried it"},
+        "snoozed_from": {"type": ["integer", "null"]}, "delivered_at": {"type": ["string", "null"]},
+        "acknowledged_at": {"type": ["string", "null"]}, "snoozed_until": {"type": ["string", "null"]},
+    },
+}
+_REMINDER_ID = [{"name": "reminder_id", "in": "path", "required": True,
+                 "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"}}]
+_ANSWERED = {"type": "object", "required": ["id", "status"],
+             "properties": {"id": {"type": "integer"}, "status": _STR, "until": _STR}}
+PATHS["/api/reminders"] = {"get": {
+    "summary": "The member's reminders (theirs and the household's), the latest first",
+    "parameters": [_query("limit", {"type": "integer", "minimum": 1, "maximum": 500}, "how many")],
+    "responses": {"200": _json({"type": "object", "required": ["reminders"],
+                                "properties": {"reminders": {"type": "array", "items": _ref("Reminder")}}},
+                               "reminders"), **_errors(400, 401, 429)}}}
+PATHS["/api/reminders/{reminder_id}/snooze"] = {"post": {
+    "summary": "Remind a delivered reminder again in `minutes` (default schedule.snooze_minutes)",
+    "parameters": _REMINDER_ID,
+    "requestBody": {"required": False, "content": {JSON: {"schema": {
+        "type": "object", "properties": {"minutes": {"type": "integer", "minimum": 1, "maximum": 1440}}}}}},
+    "responses": {"200": _json(_ANSWERED, "snoozed"), **_errors(400, 401, 404, 409, 429)}}}
+PATHS["/api/reminders/{reminder_id}/acknowledge"] = {"post": {
+    "summary": "Acknowledge a delivered reminder", "parameters": _REMINDER_ID,
+    "responses": {"200": _json(_ANSWERED, "acknowledged"), **_errors(401, 404, 409, 429)}}}
+
 
 def build_document(extra_paths: dict[str, Any] | None = None,
                    extra_schemas: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from homeagent.api.openai_compat import chat_completions, list_models
 from homeagent.api.openapi import openapi_document
 from homeagent.api.push import PATH as PUSH_PATH
 from homeagent.api.push import setup_push
+from homeagent.api.reminders import setup_reminders
 from homeagent.errors import StartupError
 from homeagent.log import get_logger
 
@@ -118,6 +119,7 @@ def create_web_app(deps: ApiDeps) -> web.Application:
     knowledge_api.add_routes(web_app, deps.knowledge, max_upload_bytes=deps.max_upload_bytes)
     messages_api.add_routes(web_app)
     setup_push(web_app, deps.push, deps.push_keepalive)
+    setup_reminders(web_app, deps.scheduler)
     web_app.router.add_get("/api/openapi.json", openapi_document)
     return web_app
 

@@ -20,6 +20,7 @@ recorded in `reminder_log`.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 from collections.abc import Sequence
@@ -72,12 +73,24 @@ class Reminder:
     urgent: bool
     channels: tuple[str, ...] = ()
     snoozed_from: int | None = None
+    delivered_at: str | None = None
+    acknowledged_at: str | None = None
+    snoozed_until: str | None = None
 
     @classmethod
     def of(cls, row: sqlite3.Row) -> Reminder:
         return cls(row["id"], row["key"], row["kind"], row["member"], row["title"], row["about"], row["due_at"],
                    row["status"], bool(row["late"]), bool(row["urgent"]), tuple(json.loads(row["channels"])),
-                   row["snoozed_from"])
+                   row["snoozed_from"], row["delivered_at"], row["acknowledged_at"], row["snoozed_until"])
+
+    def as_dict(self) -> dict[str, Any]:
+        """The wire form (GET /api/reminders)."""
+        return {
+            "id": self.id, "kind": self.kind, "member": self.member, "title": self.title, "about": self.about,
+            "due": self.due_at, "status": self.status, "late": self.late, "urgent": self.urgent,
+            "channels": list(self.channels), "snoozed_from": self.snoozed_from, "delivered_at": self.delivered_at,
+            "acknowledged_at": self.acknowledged_at, "snoozed_until": self.snoozed_until,
+        }
 
 
 def _clock_text(iso: str, tz: Any) -> str:
@@ -220,9 +233,8 @@ class Scheduler:
                            channels=reached, now=now)
         log.info("schedule.reminder.delivered", reminder_id=reminder.id, kind=reminder.kind,
                  late=reminder.late, channels=reached)
-        return Reminder(reminder.id, reminder.key, reminder.kind, reminder.member, reminder.title,
-                        reminder.about, reminder.due_at, "delivered", reminder.late, reminder.urgent,
-                        tuple(reached), reminder.snoozed_from)
+        return dataclasses.replace(reminder, status="delivered", channels=tuple(reached),
+                                   delivered_at=now.isoformat(timespec="seconds"))
 
     async def _record(self, reminder_id: int, action: str, *, member: str, status: str,
                       channels: Sequence[str] = (), detail: str = "", now: datetime | None = None,
@@ -256,9 +268,37 @@ class Scheduler:
         )
         return Reminder.of(rows[0]) if rows else None
 
-    async def snooze(self, member: str, minutes: int | None = None) -> tuple[Reminder, datetime] | None:
-        """Remind the last delivered reminder again in `minutes`; None if there is none."""
-        reminder = await self.last_delivered(member)
+    async def get(self, member: str, reminder_id: int) -> Reminder | None:
+        """One reminder, if `member` may see it (theirs or the household's)."""
+        rows = await self._db.fetchall(
+            "SELECT * FROM reminders WHERE id = ? AND (member = '' OR member = ?)", (reminder_id, member)
+        )
+        return Reminder.of(rows[0]) if rows else None
+
+    async def recent(self, member: str, limit: int = 50) -> list[Reminder]:
+        """The reminders `member` may see, the latest first (by when they fell due)."""
+        rows = await self._db.fetchall(
+            "SELECT * FROM reminders WHERE member = '' OR member = ? ORDER BY due_ts DESC, id DESC LIMIT ?",
+            (member, limit),
+        )
+        return [Reminder.of(r) for r in rows]
+
+    async def _open(self, member: str, reminder_id: int | None) -> Reminder | None:
+        if reminder_id is None:
+            return await self.last_delivered(member)
+        found = await self.get(member, reminder_id)
+        return found if found is not None and found.status == "delivered" else None
+
+    async def snooze(self, member: str, minutes: int | None = None, *,
+                     reminder_id: int | None = None) -> tuple[Reminder, datetime] | None:
+        """Remind the last delivered reminder (or the given one) again in `minutes`;
+        None if there is no such delivered reminder."""
+        async with self._lock:  # one answer at a time, and never in the middle of a check
+            return await self._snooze(member, minutes, reminder_id)
+
+    async def _snooze(self, member: str, minutes: int | None,
+                      reminder_id: int | None) -> tuple[Reminder, datetime] | None:
+        reminder = await self._open(member, reminder_id)
         if reminder is None:
             return None
         now = self._clock.now()
@@ -281,12 +321,13 @@ class Scheduler:
         log.info("schedule.reminder.snoozed", reminder_id=reminder.id, until=stamp)
         return reminder, until
 
-    async def acknowledge(self, member: str) -> Reminder | None:
-        """Mark the last delivered reminder as seen; None if there is none."""
-        reminder = await self.last_delivered(member)
-        if reminder is None:
-            return None
-        await self._record(reminder.id, "acknowledged", member=member, status="acknowledged")
+    async def acknowledge(self, member: str, *, reminder_id: int | None = None) -> Reminder | None:
+        """Mark the last delivered reminder (or the given one) as seen; None if there is none."""
+        async with self._lock:
+            reminder = await self._open(member, reminder_id)
+            if reminder is None:
+                return None
+            await self._record(reminder.id, "acknowledged", member=member, status="acknowledged")
         log.info("schedule.reminder.acknowledged", reminder_id=reminder.id)
         return reminder
 

@@ -374,3 +374,39 @@ async def test_an_idle_stream_keeps_alive_and_a_leaving_client_ends_its_subscrip
                 break
             await anyio.sleep(0.02)
         assert app.push.subscribers == []
+
+
+async def test_a_dashboard_lists_snoozes_and_acknowledges_a_members_reminders(make_config):
+    clock = morning()
+    config = make_config(schedule={"check_interval": "1h"})
+    async with running_app(config, provider=quiet_provider(), clock=clock, http=True) as app:
+        alice = {"Authorization": f"Bearer {await app.members.add('alice')}"}
+        bob = {"Authorization": f"Bearer {await app.members.add('bob')}"}
+        await act(app, "create_task", member="alice", content="alice's pills", due="2026-03-02 08:01")
+        await act(app, "create_task", member="alice", content="alice's yoga", due="2026-03-02 08:02")
+        clock.advance(minutes=3)
+        pills, yoga = await app.scheduler.check()
+        url = f"{base(app)}/api/reminders"
+        async with aiohttp.ClientSession() as s:
+            async with s.get(url, headers=alice) as r:
+                listed = (await r.json())["reminders"]
+            async with s.get(url, headers=bob) as r:
+                assert (await r.json())["reminders"] == []
+            async with s.post(f"{url}/{pills.id}/snooze", json={"minutes": 15}, headers=bob) as r:
+                assert r.status == 404  # Bob never learns that Alice has one
+            async with s.post(f"{url}/{pills.id}/snooze", json={"minutes": 0}, headers=alice) as r:
+                assert r.status == 400 and "minutes" in (await r.json())["error"]["message"]
+            async with s.post(f"{url}/{pills.id}/snooze", json={"minutes": 15}, headers=alice) as r:
+                assert r.status == 200
+                assert await r.json() == {"id": pills.id, "status": "snoozed", "until": "2026-03-02T08:18:00+08:00"}
+            async with s.post(f"{url}/{pills.id}/acknowledge", headers=alice) as r:
+                assert r.status == 409  # snoozed: its next delivery is the one to answer
+            async with s.post(f"{url}/{yoga.id}/acknowledge", headers=alice) as r:
+                assert r.status == 200 and (await r.json())["status"] == "acknowledged"
+            async with s.get(url, headers=alice) as r:
+                after = [(x["title"], x["status"]) for x in (await r.json())["reminders"]]
+    assert [(x["title"], x["status"], x["member"]) for x in listed] == [
+        ("alice's yoga", "delivered", "alice"), ("alice's pills", "delivered", "alice")]
+    assert listed[0]["channels"] == []  # stored for the push stream, but no one was subscribed
+    # The snoozed copy waits for 08:18 (latest first); the original is snoozed; yoga is acknowledged.
+    assert after == [("alice's pills", "pending"), ("alice's yoga", "acknowledged"), ("alice's pills", "snoozed")]
