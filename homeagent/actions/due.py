@@ -135,3 +135,21 @@ async def due_items(db: Database, start: datetime, end: datetime, *, day_time: t
         return sorted(out, key=lambda item: (item.due, item.key))
 
     return await db.read(read)
+
+
+async def still_due(db: Database, kind: str, source_id: int | None, about: str) -> bool:
+    """Whether a reminder claimed earlier still has something to remind of: its task is
+    still open, its event or date still there, its habit not yet done that day (a reminder
+    held through the night, or snoozed, may have been dealt with meanwhile)."""
+    queries = {
+        "task": ("SELECT 1 FROM tasks WHERE id = ? AND status = 'open'", (source_id,)),
+        "event": ("SELECT 1 FROM events WHERE id = ?", (source_id,)),
+        "habit": ("SELECT 1 FROM habits h WHERE id = ? AND status = 'active' AND NOT EXISTS "
+                  "(SELECT 1 FROM habit_checkins c WHERE c.habit_id = h.id AND c.day = ?)", (source_id, about)),
+        "birthday": ("SELECT 1 FROM birthdays WHERE id = ?", (source_id,)),
+        "countdown": ("SELECT 1 FROM countdowns WHERE id = ?", (source_id,)),
+    }
+    if kind not in queries or source_id is None:
+        return True
+    sql, params = queries[kind]
+    return bool(await db.fetchall(sql, params))

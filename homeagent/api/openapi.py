@@ -337,7 +337,7 @@ SCHEMAS["Reminder"] = {
         "id": {"type": "integer"}, "kind": {"enum": ["task", "event", "habit", "birthday", "countdown"]},
         "member": _STR, "title": _STR, "about": {"type": "string", "description": "the due time, start or day"},
         "due": {"type": "string", "description": "when it fell due (ISO 8601)"},
-        "status": {"enum": ["pending", "held", "delivered", "snoozed", "acknowledged"]},
+        "status": {"enum": ["pending", "held", "delivered", "snoozed", "acknowledged", "dropped"]},
         "late": {"type": "boolean"}, "urgent": {"type": "boolean"},
         "channels": {"type": "array", "items": _STR, "description": "the channels that carried it"},
         "snoozed_from": {"type": ["integer", "null"]}, "delivered_at": {"type": ["string", "null"]},

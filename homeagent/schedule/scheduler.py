@@ -14,8 +14,9 @@ than `late_after` ago is marked late. While the household mode is one of
 urgent ones (high-priority tasks) still go. Time comes from the injected clock: the
 loop only waits in real time between checks, so tests move the clock and `wake()` it.
 
-Snoozing and acknowledging act on the member's last delivered reminder; every step is
-recorded in `reminder_log`.
+A held or snoozed reminder whose task was done (or habit checked in) meanwhile is dropped
+instead of sent. Snoozing and acknowledging act on the member's last delivered reminder;
+every step is recorded in `reminder_log`.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from typing import Any, Protocol
 import anyio
 from anyio.abc import TaskStatus
 
-from homeagent.actions.due import DueItem, due_items
+from homeagent.actions.due import DueItem, due_items, still_due
 from homeagent.clock import Clock
 from homeagent.config import ScheduleConfig
 from homeagent.io.channel import Channel, OutboundMessage
@@ -182,6 +183,10 @@ class Scheduler:
             delivered = []
             for row in rows:
                 reminder = Reminder.of(row)
+                if not await still_due(self._db, reminder.kind, row["source_id"], reminder.about):
+                    await self._record(reminder.id, "dropped", member=reminder.member, status="dropped")
+                    log.info("schedule.reminder.dropped", reminder_id=reminder.id, kind=reminder.kind)
+                    continue
                 if quiet and not reminder.urgent:
                     if reminder.status == "pending":
                         await self._record(reminder.id, "held", member=reminder.member, status="held")

@@ -3,8 +3,10 @@
 `reminders` holds one row per reminder occurrence, under the occurrence's stable key
 (`homeagent.actions.due.DueItem.key`, or `snooze:<id>:<n>` for a snoozed one), so a
 reminder is claimed once and never delivered twice, across restarts too. Its status
-moves pending → (held →) delivered → snoozed | acknowledged. `reminder_log` records
-every step (held, delivered with the channels that carried it, snoozed, acknowledged).
+moves pending → (held →) delivered → snoozed | acknowledged, or to dropped when what it
+was about was dealt with before it went out (the task done, the habit checked in).
+`reminder_log` records every step (held, delivered with the channels that carried it,
+snoozed, acknowledged, dropped).
 Moments are ISO 8601 with their offset; `*_ts` are the same moments in epoch seconds,
 for ordering and comparison.
 """
@@ -31,7 +33,7 @@ def _0120_reminders(conn: sqlite3.Connection) -> None:
             urgent INTEGER NOT NULL DEFAULT 0,
             late INTEGER NOT NULL DEFAULT 0,
             status TEXT NOT NULL DEFAULT 'pending'
-                CHECK (status IN ('pending', 'held', 'delivered', 'snoozed', 'acknowledged')),
+                CHECK (status IN ('pending', 'held', 'delivered', 'snoozed', 'acknowledged', 'dropped')),
             snoozed_from INTEGER REFERENCES reminders(id),
             channels TEXT NOT NULL DEFAULT '[]',
             created_at TEXT NOT NULL,
@@ -47,7 +49,7 @@ def _0120_reminders(conn: sqlite3.Connection) -> None:
         """CREATE TABLE reminder_log (
             id INTEGER PRIMARY KEY AUTOINCREMENT,
             reminder_id INTEGER NOT NULL REFERENCES reminders(id),
-            action TEXT NOT NULL CHECK (action IN ('held', 'delivered', 'snoozed', 'acknowledged')),
+            action TEXT NOT NULL CHECK (action IN ('held', 'delivered', 'snoozed', 'acknowledged', 'dropped')),
             channels TEXT NOT NULL DEFAULT '[]',
             member TEXT NOT NULL DEFAULT '',
             detail TEXT NOT NULL DEFAULT '',

@@ -410,3 +410,30 @@ async def test_a_dashboard_lists_snoozes_and_acknowledges_a_members_reminders(ma
     assert listed[0]["channels"] == []  # stored for the push stream, but no one was subscribed
     # The snoozed copy waits for 08:18 (latest first); the original is snoozed; yoga is acknowledged.
     assert after == [("alice's pills", "pending"), ("alice's yoga", "acknowledged"), ("alice's pills", "snoozed")]
+
+
+async def test_a_reminder_dealt_with_while_held_or_snoozed_is_dropped_not_sent(make_config):
+    clock = morning()
+    config = make_config(schedule={"check_interval": "1h"})
+    async with running_app(config, provider=quiet_provider(), clock=clock) as app:
+        await app.modes.set("sleep")
+        await act(app, "create_task", content="pay the rent", due="2026-03-02 08:01")
+        await act(app, "create_habit", habit="meditate", remind_at="08:02")
+        clock.advance(minutes=3)
+        assert await app.scheduler.check() == []  # both held
+        await act(app, "complete_task", content="pay the rent")
+        await act(app, "check_in_habit", habit="meditate")
+        await app.modes.set("home")
+        assert await app.scheduler.check() == []
+        # A snoozed task done before the snooze is over is not reminded again either.
+        await act(app, "create_task", content="call grandma", due="2026-03-02 08:04")
+        clock.advance(minutes=2)
+        [call] = await app.scheduler.check()
+        await act(app, "snooze_reminder", minutes=10)
+        await act(app, "complete_task", content="call grandma")
+        clock.advance(minutes=10)
+        assert await app.scheduler.check() == []
+        log = await reminder_log(app)
+    assert [(title, action) for _, action, title in log] == [
+        ("pay the rent", "held"), ("meditate", "held"), ("pay the rent", "dropped"), ("meditate", "dropped"),
+        ("call grandma", "delivered"), ("call grandma", "snoozed"), ("call grandma", "dropped")]
