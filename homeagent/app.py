@@ -155,9 +155,10 @@ class App:
             self.tools.register(spec)
 
         # Reminders: delivered to every channel that receives unasked messages; the push
-        # channel (GET /api/events, registered while the server runs) keeps them for
+        # channel (GET /api/events) stores them, also before the server is up, for
         # subscriptions that reconnect.
         self.push = PushChannel(self.db, self.clock)
+        self._stack.callback(self.devices.register_channel(self.push))
         self.scheduler = Scheduler(self.db, self.clock, self.devices, self.modes, cfg.schedule)
         for spec in reminder_tools(self.scheduler):
             self.tools.register(spec)
@@ -306,6 +307,10 @@ class App:
         async with anyio.create_task_group() as tg:
             tg.start_soon(self.runs.run_writer)
             tg.start_soon(self.agent.run, self.inbox)
+            if self.config.schedule.enabled:
+                # First: what fell due while the daemon was down is delivered (and stored
+                # for the push route) before the API reports that it serves.
+                await tg.start(self.scheduler.run)
             if http:
                 host, port = self.config.listen
                 # The server registers its channels while it serves and reports its port.
@@ -316,8 +321,6 @@ class App:
                 tg.start_soon(self._check_loop)
             if self.config.daemon.heartbeat_interval > 0:
                 tg.start_soon(heartbeat_loop, self.config.daemon.heartbeat_interval, self.heartbeat)
-            if self.config.schedule.enabled:
-                await tg.start(self.scheduler.run)
             if self.config.knowledge.watch:
                 watcher = KnowledgeWatcher(self.knowledge, debounce=self.config.knowledge.watch_debounce)
                 await tg.start(watcher.run)

@@ -139,8 +139,6 @@ async def serve_http(
         try:
             for channel in deps.channels():
                 channels.callback(deps.devices.register_channel(channel))
-            if deps.push is not None:
-                channels.callback(deps.devices.register_channel(deps.push))
             site = web.TCPSite(runner, host, port, reuse_address=True)
             try:
                 await site.start()
