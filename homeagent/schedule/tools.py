@@ -2,7 +2,7 @@
 
 "5分钟后再提醒我" / "snooze 10 minutes" → `snooze_reminder`; "知道了" / "got it" →
 `acknowledge_reminder`. Both act on the speaker's last delivered reminder (theirs or the
-household's), and answer in the speaker's language.
+household's), and answer in the language of that reminder's record (Chinese or English).
 """
 
 from __future__ import annotations
