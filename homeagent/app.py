@@ -42,6 +42,7 @@ from homeagent.io import DeviceRegistry, Inbox
 from homeagent.io.agent_chat import AgentChatChannel
 from homeagent.io.browser import BrowserChannel
 from homeagent.io.openai import OpenAIChannel
+from homeagent.io.push import PushChannel
 from homeagent.io.runs import RunsChannel
 from homeagent.knowledge import KnowledgeBase, KnowledgeWatcher, knowledge_tools
 from homeagent.llm.base import Provider
@@ -52,6 +53,7 @@ from homeagent.members import MemberStore
 from homeagent.memory.heartbeat import HeartbeatReport, heartbeat_loop
 from homeagent.memory.profiles import ProfileStore
 from homeagent.memory.service import MemoryService, memory_settings
+from homeagent.schedule import Scheduler, reminder_tools
 from homeagent.schema import all_migrations
 from homeagent.store import Database
 from homeagent.store.backup import BackupFile, backup_now
@@ -192,6 +194,14 @@ class App:
             registry=self.tools, min_score=scfg.min_score, max_active=scfg.max_active,
         ))  # fmt: skip
         await anyio.to_thread.run_sync(self.skills.prepare_sync)
+        # Reminders: delivered to every channel that receives unasked messages; the push
+        # channel (GET /api/events) stores them, also before the server is up, for
+        # subscriptions that reconnect.
+        self.push = PushChannel(self.db, self.clock)
+        self._stack.callback(self.devices.register_channel(self.push))
+        self.scheduler = Scheduler(self.db, self.clock, self.devices, self.modes, cfg.schedule)
+        for spec in reminder_tools(self.scheduler):
+            self.tools.register(spec)
 
         self.prompt = PromptBuilder(self.personality)
         # The first turn pays neither for the stable prefix nor for the tool index.
@@ -427,6 +437,9 @@ class App:
             changes=self.changes,
             subsystems=self.subsystems,
             web=self._web_dependencies(),
+            push=self.push,
+            push_keepalive=self.config.schedule.keepalive,
+            scheduler=self.scheduler,
         )
 
     def _web_dependencies(self) -> WebDeps:
@@ -451,6 +464,10 @@ class App:
         async with anyio.create_task_group() as tg:
             tg.start_soon(self.runs.run_writer)
             tg.start_soon(self.agent.run, self.inbox)
+            if self.config.schedule.enabled:
+                # First: what fell due while the daemon was down is delivered (and stored
+                # for the push route) before the API reports that it serves.
+                await tg.start(self.scheduler.run)
             if http:
                 host, port = self.config.listen
                 # The server registers its channels while it serves and reports its port.

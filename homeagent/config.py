@@ -228,6 +228,20 @@ class MemoryConfig:
 
 
 @dataclass(frozen=True)
+class ScheduleConfig:
+    """Reminders the daemon delivers by itself (homeagent/schedule)."""
+
+    enabled: bool = True
+    check_interval: Duration = Duration(30)
+    catch_up: Duration = Duration(12 * 3600)
+    late_after: Duration = Duration(300)
+    day_time: str = "09:00"
+    quiet_modes: tuple[str, ...] = ("sleep",)
+    snooze_minutes: int = 10
+    keepalive: Duration = Duration(15)
+
+
+@dataclass(frozen=True)
 class LogConfig:
     level: Literal["debug", "info", "warning", "error"] = "info"
     format: Literal["auto", "console", "json"] = "auto"
@@ -314,6 +328,7 @@ class Config:
     plugins: PluginsConfig = field(default_factory=PluginsConfig)
     adapters: AdaptersConfig = field(default_factory=AdaptersConfig)
     backup: BackupConfig = field(default_factory=BackupConfig)
+    schedule: ScheduleConfig = field(default_factory=ScheduleConfig)
     source: PathValue = PathValue("")
 
     @property
@@ -513,6 +528,7 @@ def _validate(cfg: Config) -> None:
     _validate_llm(cfg.llm)
     _validate_ext(cfg)
     _validate_home_assistant(cfg.home_assistant)
+    _validate_schedule(cfg.schedule, cfg.actions.modes)
 
 
 _EXT_NAME_RE = re.compile(r"^[a-z][a-z0-9_]{0,29}$")
@@ -571,6 +587,23 @@ def _validate_home_assistant(ha: HomeAssistantConfig) -> None:
                 raise ConfigError(
                     f"home_assistant.{key}[{i}]: expected an entity id or glob such as light.kitchen or light.*, got {pattern!r}"
                 )
+
+
+def _validate_schedule(s: ScheduleConfig, modes: tuple[str, ...]) -> None:
+    if not 0 < s.check_interval <= 3600:
+        raise ConfigError("schedule.check_interval: expected a duration above 0 s and at most 1h, e.g. 30s")
+    if not 0 < s.keepalive <= 300:
+        raise ConfigError("schedule.keepalive: expected a duration above 0 s and at most 5m, e.g. 15s")
+    if not re.fullmatch(r"([01][0-9]|2[0-3]):[0-5][0-9]", s.day_time):
+        raise ConfigError(f"schedule.day_time: expected a time of day HH:MM such as 09:00, got {s.day_time!r}")
+    if not 1 <= s.snooze_minutes <= 1440:
+        raise ConfigError("schedule.snooze_minutes: expected an integer from 1 to 1440")
+    known = {m.strip().casefold() for m in modes}
+    for i, mode in enumerate(s.quiet_modes):
+        if mode.strip().casefold() not in known:
+            raise ConfigError(
+                f"schedule.quiet_modes[{i}]: {mode!r} is not a household mode (actions.modes: {', '.join(modes)})"
+            )
 
 
 def _is_provider_ref(name: str, llm: LLMConfig) -> bool:
@@ -692,6 +725,7 @@ __all__ = [
     "LogConfig",
     "KnowledgeConfig",
     "HomeAssistantConfig",
+    "ScheduleConfig",
     "Duration",
     "load_config",
     "parse_listen",

@@ -1,5 +1,5 @@
 """The life actions of seed 000 §5.2: 75 tools in nine categories over SQLite tables of
-their own (`homeagent.actions.schema.MIGRATIONS`, versions 10–29).
+their own (`homeagent.actions.schema.MIGRATIONS`, versions 10–29 and 122).
 
 The composition root calls `register_actions(registry, db=…, clock=…, modes=…,
 channels=…, settings=…)` once; every action then appears in the tools list, in the

@@ -216,10 +216,12 @@ def _streaks(days: list[date], today: date, frequency: str, target: int) -> tupl
         "frequency": enum("频率：daily 每天、weekly 每周 / daily or weekly", "daily", "weekly"),
         "target": i("每个周期打卡几次 / check-ins per period", 1, 50),
         "note": s("备注 / note"),
+        "remind_at": when("每天几点提醒打卡 / the time of day to be reminded"),
     },
     required=["habit"],
     examples=[
         ("我想养成每天跑步的习惯", {"habit": "跑步", "frequency": "daily"}),
+        ("养成背单词的习惯，晚上9点提醒打卡", {"habit": "背单词", "frequency": "daily", "remind_at": "晚上9点"}),
         ("Track a habit: read 20 pages, three times a week", {"habit": "read 20 pages", "frequency": "weekly", "target": 3}),
     ],
 )
@@ -230,10 +232,21 @@ async def create_habit(c: Call) -> ToolOutput:
         return c.done(f"习惯「{name}」已经存在（#{existing[0]['id']}）。",
                       f"The habit {name!r} already exists (#{existing[0]['id']}).")
     row = {"name": name, "frequency": c.text("frequency", "daily"), "target": int(c.args.get("target") or 1),
-           "note": c.text("note", ""), **c.stamp()}
+           "note": c.text("note", ""), "remind_at": _remind_at(c), **c.stamp()}
     row_id = await insert(c.db, "habits", row)
-    return c.done(f"已创建习惯 #{row_id}：{name}（{'每天' if row['frequency'] == 'daily' else '每周'} {row['target']} 次）。",
-                  f"Created habit #{row_id}: {name} ({row['target']}× {row['frequency']}).", {"id": row_id, **row})
+    remind = c.t(f"，每天 {row['remind_at']} 提醒", f", reminded at {row['remind_at']}") if row["remind_at"] else ""
+    return c.done(f"已创建习惯 #{row_id}：{name}（{'每天' if row['frequency'] == 'daily' else '每周'} {row['target']} 次）{remind}。",
+                  f"Created habit #{row_id}: {name} ({row['target']}× {row['frequency']}){remind}.", {"id": row_id, **row})
+
+
+def _remind_at(c: Call) -> str | None:
+    """The habit's reminder time as HH:MM (from "21:00", "晚上9点", "9pm")."""
+    found = c.when("remind_at")
+    if found is None:
+        return None
+    if not found.has_time:
+        raise ToolValidationError("remind_at: expected a time of day, e.g. 21:00 or 晚上9点")
+    return found.value.strftime("%H:%M")
 
 
 @CATEGORY.define(
@@ -317,6 +330,7 @@ async def list_habits(c: Call) -> ToolOutput:
         "frequency": enum("daily 或 weekly / daily or weekly", "daily", "weekly"),
         "target": i("每个周期打卡几次 / check-ins per period", 1, 50),
         "status": enum("active 进行中、paused 暂停、archived 归档", "active", "paused", "archived"),
+        "remind_at": when("每天几点提醒打卡 / the time of day to be reminded"),
     },
     examples=[("跑步改成每周三次", {"habit": "跑步", "frequency": "weekly", "target": 3}),
               ("Pause my reading habit", {"habit": "reading", "status": "paused"})],
@@ -326,8 +340,10 @@ async def update_habit(c: Call) -> ToolOutput:
     changes = {k: c.args[k] for k in ("frequency", "target", "status") if c.args.get(k) is not None}
     if c.text("new_name"):
         changes["name"] = c.text("new_name")
+    if c.text("remind_at"):
+        changes["remind_at"] = _remind_at(c)
     if not changes:
-        return c.done("没有要修改的内容。", "Nothing to change: give new_name, frequency, target or status.")
+        return c.done("没有要修改的内容。", "Nothing to change: give new_name, frequency, target, status or remind_at.")
     await update(c.db, "habits", habit["id"], changes)
     return c.done(f"已更新习惯 #{habit['id']}：{ {**habit, **changes}['name'] }。",
                   f"Updated habit #{habit['id']}: { {**habit, **changes}['name'] }.", {"id": habit["id"], **changes})

@@ -1,4 +1,4 @@
-"""Tables of the life actions and of the tool-call audit log (migrations 10–29).
+"""Tables of the life actions and of the tool-call audit log (migrations 10–29, and 122).
 
 Every record keeps `member` (who said it; '' when unknown) and `created_at` (ISO 8601 in
 the home's timezone). Days are stored as `YYYY-MM-DD`, moments as ISO 8601 with their
@@ -270,6 +270,11 @@ def _0021_extras(conn: sqlite3.Connection) -> None:
     )
 
 
+def _0122_habit_reminders(conn: sqlite3.Connection) -> None:
+    # A habit may carry a time of day ("HH:MM") at which it is reminded, every day it is due.
+    conn.execute("ALTER TABLE habits ADD COLUMN remind_at TEXT")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(10, "tool_call_log", create_tool_call_log),
     Migration(11, "actions_tasks", _0011_tasks),
@@ -283,4 +288,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(19, "actions_inventory", _0019_inventory),
     Migration(20, "household_mode", _0020_household_mode),
     Migration(21, "actions_extras", _0021_extras),
+    Migration(122, "actions_habit_reminders", _0122_habit_reminders),
 )

@@ -69,8 +69,11 @@ class RateLimiter:
 
 
 def auth_middleware(
-    household_token: str, members: MemberStore | None, limiter: RateLimiter, open_paths: frozenset[str]
+    household_token: str, members: MemberStore | None, limiter: RateLimiter, open_paths: frozenset[str],
+    query_token_paths: frozenset[str] = frozenset(),
 ) -> Middleware:
+    """`query_token_paths`: routes that also take the token as `?access_token=` (a
+    browser's EventSource cannot send an Authorization header)."""
     expected = household_token.encode()
 
     @web.middleware
@@ -79,6 +82,8 @@ def auth_middleware(
             return await handler(request)
         required = bool(household_token) or (members is not None and members.any_active)
         header = request.headers.get("Authorization", "")
+        if not header and request.path in query_token_paths and request.query.get("access_token"):
+            header = "Bearer " + request.query["access_token"]
         scheme, _, given = header.partition(" ")
         member: str | None = None
         if header:

@@ -22,11 +22,13 @@ from homeagent.io.agent_chat import AgentChatChannel
 from homeagent.io.channel import Channel
 from homeagent.io.interrupt import Inbox
 from homeagent.io.openai import OpenAIChannel
+from homeagent.io.push import PushChannel
 from homeagent.io.registry import DeviceRegistry
 from homeagent.io.runs import RunsChannel
 from homeagent.knowledge import KnowledgeBase
 from homeagent.llm.base import Provider
 from homeagent.members import MemberStore
+from homeagent.schedule import Scheduler
 from homeagent.store import Database
 from homeagent.tools.permissions import PermissionBroker
 from homeagent.tools.registry import ToolRegistry
@@ -68,6 +70,11 @@ class ApiDeps:
     subsystems: Callable[[], dict[str, dict[str, Any]]] | None = None
     # The browser dashboard (homeagent/api/web.py); None serves no dashboard.
     web: WebDeps | None = None
+    # GET /api/events (homeagent/api/push.py): the push channel and its keepalive interval.
+    push: PushChannel | None = None
+    push_keepalive: float = 15.0
+    # /api/reminders (homeagent/api/reminders.py).
+    scheduler: Scheduler | None = None
 
     def channels(self) -> tuple[Channel, ...]:
         """The channels the HTTP server carries; registered while it serves."""

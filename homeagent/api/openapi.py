@@ -313,6 +313,77 @@ PATHS["/api/changes"] = {"get": {
                            "bytes_before": {"type": ["integer", "null"]},
                            "bytes_after": {"type": ["integer", "null"]}}}}}}, "changes"),
                   **_errors(400, 401, 429)}}}
+# The push route (homeagent/api/push.py): messages the agent starts, per member.
+SCHEMAS["PushEvent"] = {
+    "description": "The `data` of one push event frame (`id: <id>`, `event: <type>`).",
+    "type": "object",
+    "required": ["id", "type", "text", "member", "ref", "due", "late", "created_at"],
+    "properties": {
+        "id": {"type": "integer", "description": "the frame's id; send it back as Last-Event-ID"},
+        "type": {"type": "string", "description": "what it is: reminder, notice, ..."},
+        "text": {"type": "string", "description": "the words to show or speak"},
+        "member": {"type": "string", "description": "whose it is; '' for the household's"},
+        "ref": {"type": "string", "description": "what it refers to, e.g. reminder:12"},
+        "due": {"type": "string", "description": "when it fell due (ISO 8601), or ''"},
+        "late": {"type": "boolean", "description": "it fell due while the daemon was down"},
+        "created_at": {"type": "string", "description": "when it was delivered (ISO 8601)"},
+    },
+}
+PATHS["/api/events"] = {"get": {
+    "summary": "Push events for the token's member as SSE (reminders); resumable with Last-Event-ID",
+    "description": (
+        "With `Accept: text/event-stream` (EventSource) the stream stays open: missed events after "
+        "Last-Event-ID or `after`, then new ones as they come, `: keepalive` comments in between; "
+        "without a cursor it starts with the next new event. Any other Accept: the stored events after "
+        "`after` (at most `limit`), then the response ends. A browser's EventSource, which cannot send "
+        "headers, passes the token as `access_token`."
+    ),
+    "parameters": [
+        _query("after", {"type": "string", "pattern": "^[0-9]{1,18}$"}, "resume after this event id"),
+        _query("limit", {"type": "integer", "minimum": 1, "maximum": 500}, "events per poll"),
+        _query("access_token", {"type": "string"}, "the bearer token, for clients that cannot set headers"),
+        {"name": "Last-Event-ID", "in": "header", "required": False,
+         "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"}},
+    ],
+    "responses": {"200": {"description": "Server-Sent Events of push events",
+                          "content": {SSE: {"schema": _ref("PushEvent")}}},
+                  **_errors(400, 401, 429)},
+}}
+
+SCHEMAS["Reminder"] = {
+    "type": "object",
+    "required": ["id", "kind", "member", "title", "about", "due", "status", "late", "urgent", "channels"],
+    "properties": {
+        "id": {"type": "integer"}, "kind": {"enum": ["task", "event", "habit", "birthday", "countdown"]},
+        "member": _STR, "title": _STR, "about": {"type": "string", "description": "the due time, start or day"},
+        "due": {"type": "string", "description": "when it fell due (ISO 8601)"},
+        "status": {"enum": ["pending", "held", "delivered", "snoozed", "acknowledged", "dropped"]},
+        "late": {"type": "boolean"}, "urgent": {"type": "boolean"},
+        "channels": {"type": "array", "items": _STR, "description": "the channels that carried it"},
+        "snoozed_from": {"type": ["integer", "null"]}, "delivered_at": {"type": ["string", "null"]},
+        "acknowledged_at": {"type": ["string", "null"]}, "snoozed_until": {"type": ["string", "null"]},
+    },
+}
+_REMINDER_ID = [{"name": "reminder_id", "in": "path", "required": True,
+                 "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"}}]
+_ANSWERED = {"type": "object", "required": ["id", "status"],
+             "properties": {"id": {"type": "integer"}, "status": _STR, "until": _STR}}
+PATHS["/api/reminders"] = {"get": {
+    "summary": "The member's reminders (theirs and the household's), the latest first",
+    "parameters": [_query("limit", {"type": "integer", "minimum": 1, "maximum": 500}, "how many")],
+    "responses": {"200": _json({"type": "object", "required": ["reminders"],
+                                "properties": {"reminders": {"type": "array", "items": _ref("Reminder")}}},
+                               "reminders"), **_errors(400, 401, 429)}}}
+PATHS["/api/reminders/{reminder_id}/snooze"] = {"post": {
+    "summary": "Remind a delivered reminder again in `minutes` (default schedule.snooze_minutes)",
+    "parameters": _REMINDER_ID,
+    "requestBody": {"required": False, "content": {JSON: {"schema": {
+        "type": "object", "properties": {"minutes": {"type": "integer", "minimum": 1, "maximum": 1440}}}}}},
+    "responses": {"200": _json(_ANSWERED, "snoozed"), **_errors(400, 401, 404, 409, 429)}}}
+PATHS["/api/reminders/{reminder_id}/acknowledge"] = {"post": {
+    "summary": "Acknowledge a delivered reminder", "parameters": _REMINDER_ID,
+    "responses": {"200": _json(_ANSWERED, "acknowledged"), **_errors(401, 404, 409, 429)}}}
+
 
 def build_document(extra_paths: dict[str, Any] | None = None,
                    extra_schemas: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -30,6 +30,9 @@ from homeagent.api.deps import ApiDeps
 from homeagent.api.middleware import cors_middleware, error_middleware
 from homeagent.api.openai_compat import chat_completions, list_models
 from homeagent.api.openapi import openapi_document
+from homeagent.api.push import PATH as PUSH_PATH
+from homeagent.api.push import setup_push
+from homeagent.api.reminders import setup_reminders
 from homeagent.api.web import STATIC_PATHS, setup_web
 from homeagent.errors import StartupError
 from homeagent.log import get_logger
@@ -103,7 +106,7 @@ def create_web_app(deps: ApiDeps) -> web.Application:
     if cfg.cors_origins:
         middlewares.insert(0, cors_middleware(cfg.cors_origins))
     limiter = RateLimiter(cfg.rate_limit_per_minute, cfg.rate_limit_loopback)
-    middlewares.append(auth_middleware(cfg.token, deps.members, limiter, OPEN_PATHS))
+    middlewares.append(auth_middleware(cfg.token, deps.members, limiter, OPEN_PATHS, frozenset({PUSH_PATH})))
     web_app = web.Application(client_max_size=cfg.max_body_bytes, middlewares=middlewares)
     web_app[keys.HEALTH] = deps.health
     web_app[keys.MAX_BODY_BYTES] = cfg.max_body_bytes
@@ -128,6 +131,8 @@ def create_web_app(deps: ApiDeps) -> web.Application:
     runs_api.add_routes(web_app)
     knowledge_api.add_routes(web_app, deps.knowledge, max_upload_bytes=deps.max_upload_bytes)
     messages_api.add_routes(web_app)
+    setup_push(web_app, deps.push, deps.push_keepalive)
+    setup_reminders(web_app, deps.scheduler)
     web_app.router.add_get("/api/openapi.json", openapi_document)
     if deps.changes is not None:
         changes_api.add_routes(web_app, deps.changes)

@@ -216,6 +216,9 @@ async def _chat_local(config: Config, texts: Sequence[str] | None) -> int:
         # "confirm" permission, answering the permission broker the turn waits on.
         console = ConsoleChannel(app.inbox, app.broker)
         unregister = app.devices.register_channel(console)
+        if config.schedule.enabled:
+            # Reminders that fall due while the terminal is open are printed between turns.
+            await tg.start(app.scheduler.run)
         try:
 
             async def one(text: str) -> int:

@@ -41,6 +41,11 @@ class OutboundMessage:
     member: str = ""
     device_id: str = ""
     kind: str = "message"  # "reminder", "notice", …
+    # What it refers to ("reminder:12"), the moment it is about (ISO 8601), and whether it
+    # comes late (it fell due while the daemon was down): for channels that show more.
+    ref: str = ""
+    due: str = ""
+    late: bool = False
 
 
 @runtime_checkable

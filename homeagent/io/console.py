@@ -23,6 +23,7 @@ from homeagent.io.channel import Capabilities, OutboundMessage
 from homeagent.io.events import AnswerDelta, PermissionRequested, TurnDone, TurnFailed
 from homeagent.io.interrupt import Inbox, Interrupt, ReplyHandle
 from homeagent.io.turn import open_turn
+from homeagent.members import visible_to
 
 CONSOLE_CAPABILITIES = Capabilities(streams=True, confirms=True, receives_unasked=True)
 
@@ -63,6 +64,7 @@ class ConsoleChannel:
         stdout: TextIO | None = None,
         prompts: TextIO | None = None,
         device_id: str = "local",
+        member: str = "",
     ) -> None:
         self._inbox = inbox
         self._answers = answers
@@ -70,8 +72,11 @@ class ConsoleChannel:
         self._out = stdout or sys.stdout
         self._prompts = prompts or sys.stderr  # questions stay out of the answer's stream
         self.device_id = device_id
+        self.member = member  # whose terminal it is ("" = the household's)
 
     async def deliver(self, message: OutboundMessage) -> bool:
+        if not visible_to(message.member, self.member):
+            return False  # another member's reminder never shows on this terminal
         self._out.write(f"{message.text}\n")
         self._out.flush()
         return True
