@@ -20,12 +20,14 @@ from homeagent.io.interrupt import Inbox
 from homeagent.io.openai import OpenAIChannel
 from homeagent.io.registry import DeviceRegistry
 from homeagent.io.runs import RunsChannel
+from homeagent.io.speech import SpeechChannel
 from homeagent.knowledge import KnowledgeBase
 from homeagent.llm.base import Provider
 from homeagent.members import MemberStore
 from homeagent.store import Database
 from homeagent.tools.permissions import PermissionBroker
 from homeagent.tools.registry import ToolRegistry
+from homeagent.voice import VoiceService
 
 
 @dataclass
@@ -57,6 +59,9 @@ class ApiDeps:
     openai: OpenAIChannel
     agent_chat: AgentChatChannel
     run_channel: RunsChannel
+    # Speech (the voice routes); None: the routes answer 503 naming the missing extra.
+    voice: VoiceService | None = None
+    speech: SpeechChannel | None = None
 
     def channels(self) -> tuple[OpenAIChannel, AgentChatChannel, RunsChannel]:
         """The channels the HTTP server carries; registered while it serves."""

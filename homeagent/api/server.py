@@ -22,6 +22,7 @@ from homeagent.api import keys
 from homeagent.api import knowledge as knowledge_api
 from homeagent.api import messages as messages_api
 from homeagent.api import runs as runs_api
+from homeagent.api import voice as voice_api
 from homeagent.api.agent_chat import agent_chat
 from homeagent.api.auth import RateLimiter, auth_middleware
 from homeagent.api.deps import ApiDeps
@@ -29,6 +30,7 @@ from homeagent.api.middleware import cors_middleware, error_middleware
 from homeagent.api.openai_compat import chat_completions, list_models
 from homeagent.api.openapi import openapi_document
 from homeagent.errors import StartupError
+from homeagent.io.speech import SpeechChannel
 from homeagent.log import get_logger
 
 log = get_logger("homeagent.api")
@@ -115,6 +117,7 @@ def create_web_app(deps: ApiDeps) -> web.Application:
     runs_api.add_routes(web_app)
     knowledge_api.add_routes(web_app, deps.knowledge, max_upload_bytes=deps.max_upload_bytes)
     messages_api.add_routes(web_app)
+    voice_api.add_routes(web_app, deps.voice, deps.speech or SpeechChannel(deps.inbox, deps.devices))
     web_app.router.add_get("/api/openapi.json", openapi_document)
     return web_app
 
