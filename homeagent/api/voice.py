@@ -154,3 +154,82 @@ def _dumps(obj: Any) -> str:
     import json
 
     return json.dumps(obj, ensure_ascii=False)
+
+
+# -- the routes' part of the OpenAPI document (merged by homeagent/api/openapi.py) ------
+
+_ERROR = {"$ref": "#/components/schemas/Error"}
+
+
+def _error(description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": _ERROR}}}
+
+
+_UPLOAD = {
+    "multipart/form-data": {"schema": {
+        "type": "object", "required": ["file"],
+        "properties": {
+            "file": {"type": "string", "format": "binary", "description": "PCM WAV"},
+            "language": {"type": "string", "enum": ["en", "zh"]},
+            "model": {"type": "string"},
+            "response_format": {"type": "string", "enum": list(_TEXT_FORMATS)},
+        },
+    }},
+}
+_VOICE_ERRORS = {
+    "400": _error("not a PCM WAV, or a bad field"), "401": _error("missing or invalid token"),
+    "413": _error("body too large"), "429": _error("rate limited"),
+    "503": _error("speech is not available here (the voice extra is missing, or an engine failed)"),
+}
+OPENAPI_PATHS: dict[str, Any] = {
+    "/v1/audio/transcriptions": {"post": {
+        "summary": "Speech to text (OpenAI-shaped)",
+        "requestBody": {"required": True, "content": _UPLOAD},
+        "responses": {
+            "200": {"description": "the transcript", "content": {
+                "application/json": {"schema": {"type": "object", "required": ["text"], "properties": {
+                    "text": {"type": "string"}, "language": {"type": "string"},
+                    "duration": {"type": "number"}, "model": {"type": "string"}}}},
+                "text/plain": {"schema": {"type": "string"}},
+            }},
+            **_VOICE_ERRORS,
+        },
+    }},
+    "/v1/audio/speech": {"post": {
+        "summary": "Text to speech (OpenAI-shaped)",
+        "requestBody": {"required": True, "content": {"application/json": {"schema": {
+            "type": "object", "required": ["input"],
+            "properties": {
+                "input": {"type": "string", "minLength": 1, "maxLength": MAX_INPUT_CHARS},
+                "model": {"type": "string"}, "voice": {"type": "string"},
+                "language": {"type": "string", "enum": ["en", "zh"]},
+                "response_format": {"type": "string", "enum": list(_AUDIO_FORMATS)},
+            },
+        }}}},
+        "responses": {
+            "200": {"description": "the spoken input", "content": {
+                "audio/wav": {"schema": {"type": "string", "format": "binary"}},
+                "audio/pcm": {"schema": {"type": "string", "format": "binary"}},
+            }},
+            **_VOICE_ERRORS,
+        },
+    }},
+    "/api/voice": {"post": {
+        "summary": "One spoken turn: a WAV in, the spoken answer out",
+        "parameters": [
+            {"name": "language", "in": "query", "required": False, "schema": {"type": "string", "enum": ["en", "zh"]}},
+            {"name": "device_id", "in": "query", "required": False, "schema": {"type": "string"}},
+        ],
+        "requestBody": {"required": True, "content": {
+            "audio/wav": {"schema": {"type": "string", "format": "binary"}}, **_UPLOAD,
+        }},
+        "responses": {
+            "200": {
+                "description": "the spoken answer; X-Transcript and X-Answer carry the texts (percent-encoded UTF-8)",
+                "content": {"audio/wav": {"schema": {"type": "string", "format": "binary"}}},
+            },
+            "502": _error("the turn failed"),
+            **_VOICE_ERRORS,
+        },
+    }},
+}

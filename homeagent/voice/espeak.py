@@ -14,7 +14,8 @@ from collections.abc import Iterator
 from homeagent.voice.audio import read_wav
 from homeagent.voice.base import Audio, EngineInfo, VoiceUnavailable
 
-_SENTENCE_END = re.compile(r"(?<=[。！？!?；;.\n])\s*")
+# After Chinese end marks at once; after Latin ones only before a space ("3.5" stays whole).
+_SENTENCE_END = re.compile(r"(?<=[。！？；])|(?<=[.!?;])\s+|\n+")
 _RATE = 22050
 
 
@@ -49,9 +50,10 @@ class EspeakTTS:
     def synthesize(self, text: str) -> Iterator[Audio]:
         self.load()
         for sentence in sentences(text):
+            # The text goes in on stdin, never argv: a sentence starting with '-' is no option.
             done = subprocess.run(
-                [self._binary, "-v", self._name, "--stdout", sentence],
-                capture_output=True, timeout=30, check=False,
+                [self._binary, "-v", self._name, "--stdout", "--stdin", "-b", "1"],
+                input=sentence.encode("utf-8"), capture_output=True, timeout=30, check=False,
             )
             if done.returncode != 0:
                 raise VoiceUnavailable(f"espeak-ng failed: {done.stderr.decode(errors='replace')[:200]}")

@@ -15,6 +15,7 @@ raises `VoiceUnavailable` naming the extra, which the routes answer with 503.
 from __future__ import annotations
 
 import importlib.util
+import unicodedata
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,6 +52,13 @@ class VoiceSettings:
     beam_size: int = 1
     compute_type: str = "int8"
     max_audio_seconds: float = 60.0
+
+
+def speakable(text: str) -> str:
+    """The text without control characters and lone surrogates, which engines choke on."""
+    return "".join(
+        ch if ch in "\n\t" or unicodedata.category(ch) not in ("Cc", "Cs") else " " for ch in text
+    ).strip()
 
 
 def split_engine(spec: str) -> tuple[str, str]:
@@ -134,7 +142,13 @@ class VoiceService:
                 "(voice.max_audio_seconds)"
             )
         async with self._lock(engine):
-            result = await anyio.to_thread.run_sync(engine.transcribe, audio, lang)
+            try:
+                result = await anyio.to_thread.run_sync(engine.transcribe, audio, lang)
+            except VoiceUnavailable:
+                raise
+            except Exception as err:  # noqa: BLE001 - an engine's failure is a 503, not a crash
+                log.warning("voice.stt.failed", language=lang, error=repr(err))
+                raise VoiceUnavailable(f"speech to text failed: {type(err).__name__}") from err
         log.info("voice.stt.finished", language=lang, model=result.model, seconds=round(audio.seconds, 2))
         return result
 
@@ -148,11 +162,20 @@ class VoiceService:
 
     async def speak(self, text: str, language: str | None = None) -> AsyncIterator[Audio]:
         """The spoken text, a chunk a sentence, each synthesized in a worker thread."""
+        text = speakable(text)
         engine = self.tts_for(language, text)
+        if not text:
+            return
         async with self._lock(engine):
-            chunks: Iterator[Audio] = await anyio.to_thread.run_sync(lambda: iter(engine.synthesize(text)))
-            while True:
-                chunk = await anyio.to_thread.run_sync(next, chunks, None)
-                if chunk is None:
-                    return
-                yield chunk
+            try:
+                chunks: Iterator[Audio] = await anyio.to_thread.run_sync(lambda: iter(engine.synthesize(text)))
+                while True:
+                    chunk = await anyio.to_thread.run_sync(next, chunks, None)
+                    if chunk is None:
+                        return
+                    yield chunk
+            except VoiceUnavailable:
+                raise
+            except Exception as err:  # noqa: BLE001 - an engine's failure is a 503, not a crash
+                log.warning("voice.tts.failed", error=repr(err))
+                raise VoiceUnavailable(f"text to speech failed: {type(err).__name__}") from err

@@ -48,7 +48,7 @@ async def test_a_spoken_command_is_transcribed_back_to_its_text(make_config):
         assert verbose.language == "en" and verbose.duration > 0.8  # type: ignore[attr-defined]
 
 
-async def test_speech_returns_a_valid_wav_in_english_and_chinese(make_config):
+async def test_speech_returns_a_valid_wav_in_english_and_chinese(make_config, tmp_path):
     async with running_app(make_config(), provider=ScriptedProvider(), http=True) as app, client(app) as oa:
         english = await oa.audio.speech.create(
             model="tts-1", voice="alloy", input="The kitchen light is on.", response_format="wav",
@@ -65,6 +65,12 @@ async def test_speech_returns_a_valid_wav_in_english_and_chinese(make_config):
         )
         rate, width, channels, seconds = parse_wav(chinese.content)
         assert (width, channels) == (2, 1) and rate > 8000 and seconds > 0.5
+        # Text is spoken, never read as options of the engine's command line.
+        target = tmp_path / "owned"
+        odd = await oa.audio.speech.create(
+            model="tts-1", voice="alloy", input=f"-w{target}\x00", response_format="wav", extra_body={"language": "zh"},
+        )
+        assert parse_wav(odd.content)[3] > 0.3 and not target.exists()
 
 
 async def test_bad_speech_requests_are_named(make_config):
