@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import quote
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 
 from homeagent.api.auth import member_of
 from homeagent.api.middleware import error_response, read_json
@@ -28,7 +29,7 @@ from homeagent.voice import Audio, VoiceService, VoiceUnavailable
 from homeagent.voice.audio import join, read_wav, to_pcm16, wav_bytes
 from homeagent.voice.base import EXTRA_HINT
 
-MAX_INPUT_CHARS = 4096
+MAX_INPUT_CHARS = 1000  # about a minute of speech
 _TEXT_FORMATS = ("json", "text", "verbose_json")
 _AUDIO_FORMATS = ("wav", "pcm")
 
@@ -42,13 +43,16 @@ async def _audio_of(request: web.Request) -> tuple[Audio, dict[str, str]]:
     fields: dict[str, str] = {}
     if request.content_type.startswith("multipart/"):
         data: bytes | None = None
-        reader = await request.multipart()
-        while (part := await reader.next()) is not None:
-            name = getattr(part, "name", None) or ""
-            if name == "file":
-                data = await part.read()  # type: ignore[union-attr]
-            elif name:
-                fields[name] = (await part.text())[:200]  # type: ignore[union-attr]
+        try:
+            reader = await request.multipart()
+            while (part := await reader.next()) is not None:
+                name = getattr(part, "name", None) or ""
+                if name == "file":
+                    data = await part.read()  # type: ignore[union-attr]
+                elif name:
+                    fields[name] = (await part.text())[:200]  # type: ignore[union-attr]
+        except (ValueError, AssertionError, LookupError, HttpProcessingError) as err:
+            raise RequestError(f"the multipart body cannot be read ({err}); send a 'file' field", param="file") from err
         if data is None:
             raise RequestError("file: required, a WAV file (multipart field 'file')", param="file")
     else:

@@ -32,6 +32,7 @@ from anyio.abc import SocketStream, TaskStatus
 from anyio.streams.buffered import BufferedByteReceiveStream
 from wyoming.asr import Transcribe, Transcript
 from wyoming.audio import AudioChunk, AudioStart, AudioStop
+from wyoming.error import Error
 from wyoming.event import Event, async_read_event, async_write_event
 from wyoming.handle import Handled, HandledChunk, HandledStart, HandledStop, NotHandled
 from wyoming.info import (
@@ -50,6 +51,7 @@ from wyoming.tts import Synthesize
 
 from homeagent import __version__
 from homeagent.config import WyomingConfig
+from homeagent.errors import RequestError
 from homeagent.io.channel import Capabilities, OutboundMessage
 from homeagent.io.events import AnswerDelta, TurnDone, TurnFailed
 from homeagent.io.interrupt import Inbox, Interrupt, ReplyHandle
@@ -324,7 +326,7 @@ class WyomingChannel:
             return
         try:
             result = await self._voice.transcribe(audio, language)
-        except VoiceUnavailable as err:
+        except (VoiceUnavailable, RequestError) as err:
             log.warning("wyoming.stt.unavailable", error=str(err))
             await conn.write(Transcript(text="").event())
             return
@@ -332,14 +334,17 @@ class WyomingChannel:
 
     async def _synthesize(self, conn: Connection, request: Synthesize) -> None:
         language = request.voice.language if request.voice else None
-        await self._speak(conn.write, request.text, language)
+        if language and language.lower().replace("_", "-").split("-")[0] not in ("en", "zh"):
+            language = None  # a language not served: the text's own tells the voice
+        if not await self._speak(conn.write, request.text, language):
+            await conn.write(Error(text="speech is not available", code="tts-unavailable").event())
 
     async def _speak(self, write: Callable[[Event], Awaitable[None]], text: str, language: str | None) -> bool:
         """The spoken `text` as audio-start / audio-chunk… / audio-stop; False without a voice."""
         if self._voice is None:
             return False
+        started = False
         try:
-            started = False
             async for chunk in self._voice.speak(text, language):
                 if not started:
                     await write(AudioStart(rate=chunk.rate, width=chunk.width, channels=chunk.channels).event())
@@ -353,8 +358,10 @@ class WyomingChannel:
                 await write(AudioStart(rate=22050, width=2, channels=1).event())
             await write(AudioStop().event())
             return True
-        except VoiceUnavailable as err:
+        except (VoiceUnavailable, RequestError) as err:
             log.warning("wyoming.tts.unavailable", error=str(err))
+            if started:  # the peer has the start: give it the end
+                await write(AudioStop().event())
             return False
 
     # -- announce ------------------------------------------------------------------

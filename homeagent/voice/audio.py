@@ -6,6 +6,7 @@ Only the standard library and numpy (a core dependency): this loads without the 
 from __future__ import annotations
 
 import io
+import struct
 import wave
 
 import numpy as np
@@ -20,7 +21,7 @@ def read_wav(data: bytes) -> Audio:
         with wave.open(io.BytesIO(data), "rb") as wav:
             width, rate, channels = wav.getsampwidth(), wav.getframerate(), wav.getnchannels()
             pcm = wav.readframes(wav.getnframes())
-    except (wave.Error, EOFError) as err:
+    except (wave.Error, EOFError, struct.error, ValueError, OverflowError, MemoryError) as err:
         raise RequestError(f"audio: not a PCM WAV file ({err}); send 16-bit PCM WAV", param="file") from err
     if width not in (1, 2, 4):
         raise RequestError(f"audio: {8 * width}-bit samples are not supported; send 16-bit PCM WAV", param="file")

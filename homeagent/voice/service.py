@@ -22,6 +22,7 @@ from pathlib import Path
 
 import anyio
 
+from homeagent.errors import RequestError
 from homeagent.log import get_logger
 from homeagent.text import has_han
 from homeagent.voice.base import (
@@ -112,7 +113,7 @@ class VoiceService:
             short = language.strip().lower().replace("_", "-").split("-")[0]
             if short in LANGUAGES:
                 return short
-            raise VoiceUnavailable(f"language {language!r} is not served: use one of {', '.join(LANGUAGES)}")
+            raise RequestError(f"language: {language!r} is not served; use one of {', '.join(LANGUAGES)}", param="language")
         if text:
             return "zh" if has_han(text) else "en"
         return self.settings.language
