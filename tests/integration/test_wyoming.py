@@ -13,13 +13,14 @@ from wyoming.info import Describe, Info
 from wyoming.server import AsyncEventHandler, AsyncTcpServer
 from wyoming.tts import Synthesize
 
+from homeagent.io import ask
 from homeagent.io.channel import OutboundMessage
 from homeagent.llm.testing import ScriptedProvider, ScriptedReply
 from homeagent.voice.base import Audio
 from tests.conftest import free_port
 from tests.voice_audio import COMMAND, piper_audio, word_error_rate
 
-from .helpers import running_app
+from .helpers import running_app, text_of
 
 pytestmark = pytest.mark.anyio
 
@@ -171,3 +172,22 @@ async def test_deliver_announces_on_a_satellite(make_config):
     pcm = b"".join(e.payload or b"" for e in _Satellite.received if e.type == "audio-chunk")
     # What the satellite plays is the message, spoken by the configured voice.
     assert piper_audio("Time for your medicine.").pcm == pcm
+
+
+async def test_a_satellite_waits_its_turn_behind_other_channels(make_config):
+    """One agent: a transcript that arrives during another channel's turn is answered after it."""
+    provider = ScriptedProvider([
+        ScriptedReply(text="First the console's long answer, word by word.", delay=0.05),
+        "Then the satellite's.",
+    ])
+    async with running_app(make_config(io=WYOMING), provider=provider, http=True) as app:
+        other = await ask(app.inbox, "tell me a long story", channel="console")
+        await anyio.sleep(0.05)  # the console's turn is running
+        async with AsyncTcpClient("127.0.0.1", app.wyoming.port) as client:
+            await client.write_event(Transcript(text="and the kitchen?", context={"device_id": "sat-2"}).event())
+            (event,) = await read_until(client, "handled", "not-handled")
+        console_events = [e async for e in other.reply.events]
+    assert Handled.from_event(event).text == "Then the satellite's."
+    assert text_of(console_events) == "First the console's long answer, word by word."
+    asked = [r.messages[-1].content for r in provider.requests]
+    assert asked[0].endswith("tell me a long story") and asked[1].endswith("and the kitchen?")
