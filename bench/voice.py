@@ -66,8 +66,9 @@ async def stt(port: int, pcm: bytes, rate: int) -> tuple[str, float]:
                 return Transcript.from_event(event).text, time.perf_counter() - t0
 
 
-async def turn(port: int, text: str) -> tuple[str, str, float, float]:
-    """(first sentence, whole answer, seconds to the first sentence, seconds to the end)."""
+async def turn(port: int, text: str) -> tuple[str, str, float, float, bool]:
+    """(first sentence, whole answer, seconds to the first sentence, seconds to the end,
+    whether the agent answered: a failed turn's not-handled reason is what is spoken then)."""
     async with AsyncTcpClient("127.0.0.1", port) as client:
         t0 = time.perf_counter()
         await client.write_event(Transcript(text=text, context={"satellite_id": "bench"}).event())
@@ -85,7 +86,7 @@ async def turn(port: int, text: str) -> tuple[str, str, float, float]:
                 done = time.perf_counter() - t0
                 if not first:
                     first, t_first = answer.strip(), done
-                return first, answer, t_first, done
+                return first, answer, t_first, done, event.type != "not-handled"
 
 
 async def tts(port: int, text: str) -> tuple[float, float, float]:
@@ -108,11 +109,11 @@ async def tts(port: int, text: str) -> tuple[float, float, float]:
 
 async def one_run(port: int, pcm: bytes, rate: int, audio_seconds: float) -> dict[str, object]:
     heard, t_stt = await stt(port, pcm, rate)
-    first, answer, t_first, t_done = await turn(port, heard)
+    first, answer, t_first, t_done, handled = await turn(port, heard)
     t_tts_first, _, _ = await tts(port, first)
     _, t_tts_all, spoken = await tts(port, answer) if answer.strip() else (0.0, 0.0, 0.0)
     return {
-        "heard": heard, "answer": answer, "first_sentence": first,
+        "heard": heard, "answer": answer, "first_sentence": first, "handled": handled,
         "stt_s": t_stt, "turn_first_sentence_s": t_first, "turn_done_s": t_done, "tts_first_chunk_s": t_tts_first,
         "total_s": t_stt + t_first + t_tts_first,
         "stt_rtf": t_stt / audio_seconds, "tts_rtf": t_tts_all / spoken if spoken else 0.0,
@@ -166,7 +167,7 @@ if __name__ == "__main__":
         last = result["last"]
         assert isinstance(last, dict)
         print(f"command {result['command']!r} ({result['audio_seconds']:.2f} s of speech), {result['runs']} warm runs, medians:")
-        print(f"  heard {last['heard']!r}; answer {last['answer']!r}")
+        print(f"  heard {last['heard']!r}; answer {last['answer']!r} ({'handled' if last['handled'] else 'NOT handled'})")
         print(f"  STT  end of speech -> transcript            {m['stt_s']:.3f} s   (RTF {m['stt_rtf']:.2f})")
         print(f"  turn transcript -> first sentence           {m['turn_first_sentence_s']:.3f} s   (whole answer {m['turn_done_s']:.3f} s)")
         print(f"  TTS  first sentence -> first audio chunk    {m['tts_first_chunk_s']:.3f} s   (RTF {m['tts_rtf']:.2f})")
