@@ -225,7 +225,8 @@ class App:
         except OSError as err:
             wy = self.config.io.wyoming
             log.error("wyoming.listen.failed", host=wy.host, port=wy.port, error=str(err))
-            task_status.started(0)
+            if not self.wyoming.port:  # it never listened: let the daemon go on starting
+                task_status.started(0)
         finally:
             unregister()
 

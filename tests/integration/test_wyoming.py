@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import socket
+
 import anyio
 import pytest
 from wyoming.asr import Transcribe, Transcript
@@ -191,3 +193,14 @@ async def test_a_satellite_waits_its_turn_behind_other_channels(make_config):
     assert text_of(console_events) == "First the console's long answer, word by word."
     asked = [r.messages[-1].content for r in provider.requests]
     assert asked[0].endswith("tell me a long story") and asked[1].endswith("and the kitchen?")
+
+
+async def test_a_busy_wyoming_port_leaves_the_daemon_running(make_config):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        config = make_config(io={"wyoming": {"enabled": True, "port": port}})
+        async with running_app(config, provider=ScriptedProvider(), http=True) as app:
+            assert app.wyoming.port == 0 and app.health.serving
+            assert app.devices.channel("wyoming") is None
