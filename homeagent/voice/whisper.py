@@ -120,6 +120,7 @@ class FasterWhisperSTT:
             segments, info = self._model.transcribe(
                 np.concatenate([pad, samples, pad]), language=language or None,
                 beam_size=self._beam_size, condition_on_previous_text=False, vad_filter=False,
+                without_timestamps=True,  # a command needs words, not segment times
             )
             text = "".join(segment.text for segment in segments).strip()
         return Transcription(
