@@ -91,3 +91,12 @@ ha-venv:
 	bash tests/ha/setup_ha_venv.sh
 
 test: ha-venv
+# Speech (the voice extra) and espeak-ng for Chinese speech; the voice tests run on them.
+.PHONY: voice-deps
+test: voice-deps
+voice-deps: $(VENV)/.voice-installed
+
+$(VENV)/.voice-installed: $(VENV)/.installed
+	$(BIN)/pip install --quiet -e ".[test,voice]"
+	command -v espeak-ng >/dev/null || (apt-get update -qq && apt-get install -y -qq espeak-ng)
+	touch $@

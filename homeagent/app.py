@@ -19,6 +19,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import anyio
+from anyio.abc import TaskStatus
 
 from homeagent.actions import ActionSettings, HouseholdMode, register_actions
 from homeagent.agent.conversation import Conversation, StoredMessage
@@ -44,6 +45,8 @@ from homeagent.io.browser import BrowserChannel
 from homeagent.io.openai import OpenAIChannel
 from homeagent.io.push import PushChannel
 from homeagent.io.runs import RunsChannel
+from homeagent.io.speech import SpeechChannel
+from homeagent.io.wyoming import WyomingChannel
 from homeagent.knowledge import KnowledgeBase, KnowledgeWatcher, knowledge_tools
 from homeagent.llm.base import Provider
 from homeagent.llm.factory import build_provider, credential_store, native
@@ -65,6 +68,7 @@ from homeagent.tools.permissions import (
     PermissionPolicy,
 )
 from homeagent.tools.registry import ToolRegistry, ToolSpec
+from homeagent.voice import VoiceService, VoiceSettings
 
 log = get_logger("homeagent.app")
 
@@ -236,6 +240,7 @@ class App:
             tool_scope=self.skills.allowed_tools,
         )
         self.forgetters.append(self.memory.forget_message)
+        self._open_voice(data_dir)
         log.info(
             "app.opened",
             data_dir=str(data_dir),
@@ -346,6 +351,46 @@ class App:
                 await self.backup()
             except Exception as err:  # noqa: BLE001 - the next backup is tried on schedule
                 log.warning("store.backup.failed", error=str(err))
+    def _open_voice(self, data_dir: Path) -> None:
+        """Speech (built without the extra too: it then says what is missing) and the
+        Wyoming channel, served by `run` when `io.wyoming.enabled`."""
+        vcfg = self.config.voice
+        self.voice = VoiceService(
+            VoiceSettings(
+                language=vcfg.language,
+                stt=tuple((lang, spec) for lang, spec in (("en", vcfg.stt_en), ("zh", vcfg.stt_zh)) if spec),
+                tts=tuple((lang, spec) for lang, spec in (("en", vcfg.tts_en), ("zh", vcfg.tts_zh)) if spec),
+                threads=vcfg.threads, beam_size=vcfg.beam_size, compute_type=vcfg.compute_type,
+                max_audio_seconds=vcfg.max_audio_seconds,
+            ),
+            data_dir / "models",
+        )
+        self.wyoming = WyomingChannel(
+            self.inbox, self.devices, self.config.io.wyoming, self.voice,
+            max_audio_seconds=vcfg.max_audio_seconds,
+        )
+
+    async def _serve_wyoming(self, *, task_status: TaskStatus[int] = anyio.TASK_STATUS_IGNORED) -> None:
+        """The Wyoming server, its channel registered while it serves; a failure to
+        listen is logged and leaves the rest of the daemon running."""
+        unregister = self.devices.register_channel(self.wyoming)
+        try:
+            await self.wyoming.serve(task_status=task_status)
+        except OSError as err:
+            wy = self.config.io.wyoming
+            log.error("wyoming.listen.failed", host=wy.host, port=wy.port, error=str(err))
+            if not self.wyoming.port:  # it never listened: let the daemon go on starting
+                task_status.started(0)
+        finally:
+            unregister()
+
+    async def _preload_voice(self) -> None:
+        try:
+            await self.voice.preload()
+        except Exception as err:  # noqa: BLE001 - speech that cannot load never stops the daemon
+            log.warning("voice.preload.failed", error=str(err))
+        else:
+            log.info("voice.preloaded")
 
     def _snapshot(self) -> dict[str, Any]:
         """The configuration that shapes a turn, stored with every run (secrets redacted)."""
@@ -440,6 +485,8 @@ class App:
             push=self.push,
             push_keepalive=self.config.schedule.keepalive,
             scheduler=self.scheduler,
+            voice=self.voice,
+            speech=SpeechChannel(self.inbox, self.devices),
         )
 
     def _web_dependencies(self) -> WebDeps:
@@ -472,6 +519,10 @@ class App:
                 host, port = self.config.listen
                 # The server registers its channels while it serves and reports its port.
                 self.health.port = await tg.start(serve_http, self.api_dependencies(), host, port)
+            if self.config.io.wyoming.enabled:
+                await tg.start(self._serve_wyoming)
+            if self.config.voice.preload and self.voice.missing() is None:
+                tg.start_soon(self._preload_voice)
             self.health.serving = True
             tg.start_soon(watchdog_loop)
             if self.home is not None:

@@ -313,6 +313,38 @@ class HomeAssistantConfig:
 
 
 @dataclass(frozen=True)
+class VoiceConfig:
+    """Speech in and out (the `voice` extra): an `engine:model` per language."""
+
+    language: Literal["en", "zh"] = "en"
+    stt_en: str = "faster_whisper:tiny.en"
+    stt_zh: str = "faster_whisper:base"
+    tts_en: str = "piper:en_US-joe-medium"
+    tts_zh: str = "espeak_ng:cmn"
+    threads: int = 2
+    beam_size: int = 1
+    compute_type: Literal["int8", "float32"] = "int8"
+    max_audio_seconds: Duration = Duration(60)
+    preload: bool = False
+
+
+@dataclass(frozen=True)
+class WyomingConfig:
+    """HomeAgent as a Wyoming service (Home Assistant's voice protocol)."""
+
+    enabled: bool = False
+    host: str = "127.0.0.1"
+    port: int = 10700
+    stream: bool = False
+    satellites: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class IOConfig:
+    wyoming: WyomingConfig = field(default_factory=WyomingConfig)
+
+
+@dataclass(frozen=True)
 class Config:
     daemon: DaemonConfig = field(default_factory=DaemonConfig)
     llm: LLMConfig = field(default_factory=LLMConfig)
@@ -329,6 +361,8 @@ class Config:
     adapters: AdaptersConfig = field(default_factory=AdaptersConfig)
     backup: BackupConfig = field(default_factory=BackupConfig)
     schedule: ScheduleConfig = field(default_factory=ScheduleConfig)
+    voice: VoiceConfig = field(default_factory=VoiceConfig)
+    io: IOConfig = field(default_factory=IOConfig)
     source: PathValue = PathValue("")
 
     @property
@@ -512,6 +546,7 @@ def _build(cls: Any, raw: dict[str, Any], prefix: str, ctx: _Ctx) -> Any:
 
 def _validate(cfg: Config) -> None:
     parse_listen(cfg.daemon.listen_addr, "daemon.listen_addr")
+    _validate_voice(cfg.voice, cfg.io)
     if not 1 <= cfg.agent.max_tool_rounds <= 20:
         raise ConfigError("agent.max_tool_rounds: expected an integer from 1 to 20")
     if cfg.llm.max_tokens < 1:
@@ -603,6 +638,41 @@ def _validate_schedule(s: ScheduleConfig, modes: tuple[str, ...]) -> None:
         if mode.strip().casefold() not in known:
             raise ConfigError(
                 f"schedule.quiet_modes[{i}]: {mode!r} is not a household mode (actions.modes: {', '.join(modes)})"
+            )
+
+
+_STT_ENGINES = ("faster_whisper",)
+_TTS_ENGINES = ("piper", "espeak_ng")
+_SATELLITE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}=tcp://[^\s:/]+:\d{1,5}$")
+
+
+def _validate_voice(voice: VoiceConfig, io: IOConfig) -> None:
+    for key, engines in (("stt_en", _STT_ENGINES), ("stt_zh", _STT_ENGINES),
+                         ("tts_en", _TTS_ENGINES), ("tts_zh", _TTS_ENGINES)):
+        spec = getattr(voice, key)
+        if not spec:
+            continue  # no engine for that language
+        engine, _, model = spec.partition(":")
+        if engine not in engines or not model:
+            raise ConfigError(
+                f"voice.{key}: expected 'engine:model' with engine one of {', '.join(engines)}, got {spec!r}"
+            )
+    if not 1 <= voice.threads <= 64:
+        raise ConfigError("voice.threads: expected an integer from 1 to 64")
+    if not 1 <= voice.beam_size <= 10:
+        raise ConfigError("voice.beam_size: expected an integer from 1 to 10")
+    if voice.max_audio_seconds <= 0:
+        raise ConfigError("voice.max_audio_seconds: must be longer than 0 s")
+    wy = io.wyoming
+    if not 0 <= wy.port <= 65535:
+        raise ConfigError(f"io.wyoming.port: expected 0-65535, got {wy.port}")
+    if not wy.host.strip():
+        raise ConfigError("io.wyoming.host: required (for example 127.0.0.1 or 0.0.0.0)")
+    for i, entry in enumerate(wy.satellites):
+        if not _SATELLITE_RE.match(entry):
+            raise ConfigError(
+                f"io.wyoming.satellites[{i}]: expected 'name=tcp://host:port' "
+                f"(for example kitchen=tcp://192.168.1.20:10700), got {entry!r}"
             )
 
 

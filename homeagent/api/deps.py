@@ -25,6 +25,7 @@ from homeagent.io.openai import OpenAIChannel
 from homeagent.io.push import PushChannel
 from homeagent.io.registry import DeviceRegistry
 from homeagent.io.runs import RunsChannel
+from homeagent.io.speech import SpeechChannel
 from homeagent.knowledge import KnowledgeBase
 from homeagent.llm.base import Provider
 from homeagent.members import MemberStore
@@ -32,6 +33,7 @@ from homeagent.schedule import Scheduler
 from homeagent.store import Database
 from homeagent.tools.permissions import PermissionBroker
 from homeagent.tools.registry import ToolRegistry
+from homeagent.voice import VoiceService
 
 
 @dataclass
@@ -75,6 +77,9 @@ class ApiDeps:
     push_keepalive: float = 15.0
     # /api/reminders (homeagent/api/reminders.py).
     scheduler: Scheduler | None = None
+    # Speech (the voice routes); None: the routes answer 503 naming the missing extra.
+    voice: VoiceService | None = None
+    speech: SpeechChannel | None = None
 
     def channels(self) -> tuple[Channel, ...]:
         """The channels the HTTP server carries; registered while it serves."""

@@ -12,6 +12,7 @@ from typing import Any
 from aiohttp import web
 
 from homeagent import __version__
+from homeagent.api.voice import OPENAPI_PATHS as VOICE_PATHS
 from homeagent.api.web_openapi import WEB_PATHS
 
 JSON = "application/json"
@@ -397,7 +398,7 @@ def build_document(extra_paths: dict[str, Any] | None = None,
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
         },
         "security": [{"bearer": []}, {}],
-        "paths": {**PATHS, **(extra_paths or {})},
+        "paths": {**PATHS, **VOICE_PATHS, **(extra_paths or {})},
     }
 
 

@@ -24,6 +24,7 @@ from homeagent.api import keys
 from homeagent.api import knowledge as knowledge_api
 from homeagent.api import messages as messages_api
 from homeagent.api import runs as runs_api
+from homeagent.api import voice as voice_api
 from homeagent.api.agent_chat import agent_chat
 from homeagent.api.auth import RateLimiter, auth_middleware
 from homeagent.api.deps import ApiDeps
@@ -35,6 +36,7 @@ from homeagent.api.push import setup_push
 from homeagent.api.reminders import setup_reminders
 from homeagent.api.web import STATIC_PATHS, setup_web
 from homeagent.errors import StartupError
+from homeagent.io.speech import SpeechChannel
 from homeagent.log import get_logger
 
 log = get_logger("homeagent.api")
@@ -133,6 +135,7 @@ def create_web_app(deps: ApiDeps) -> web.Application:
     messages_api.add_routes(web_app)
     setup_push(web_app, deps.push, deps.push_keepalive)
     setup_reminders(web_app, deps.scheduler)
+    voice_api.add_routes(web_app, deps.voice, deps.speech or SpeechChannel(deps.inbox, deps.devices))
     web_app.router.add_get("/api/openapi.json", openapi_document)
     if deps.changes is not None:
         changes_api.add_routes(web_app, deps.changes)

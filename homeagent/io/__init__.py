@@ -3,8 +3,9 @@
 The core (exported here): `Interrupt`, `Inbox`, `ReplyHandle`, the `Channel` protocol and
 its `Capabilities`, the `DeviceRegistry`; reply events in `homeagent.io.events`. The
 adapters, one module each, build their own interrupts with their own capabilities:
-`openai` (/v1/chat/completions), `agent_chat` (/api/chat), `runs` (/api/agent/runs) and
-`console` (chat --local). A new channel is a new adapter here; the agent is not touched.
+`openai` (/v1/chat/completions), `agent_chat` (/api/chat), `runs` (/api/agent/runs),
+`console` (chat --local), `wyoming` (Home Assistant's voice protocol, satellites) and
+`speech` (/api/voice). A new channel is a new adapter here; the agent is not touched.
 """
 
 from homeagent.io.channel import STREAM_ONLY, Capabilities, Channel, OutboundMessage

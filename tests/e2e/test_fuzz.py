@@ -23,10 +23,16 @@ from .conftest import start_daemon
 @pytest.fixture(scope="module")
 def daemon_url(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("fuzz")
-    daemon = start_daemon(tmp, llm={"provider": "echo"}, api={"max_body_bytes": 65536})
+    # espeak-ng speaks English here too: it speaks generated text in well under the
+    # timeout, where piper needs minutes for a long one (test_voice_http.py runs piper).
+    daemon = start_daemon(
+        tmp, llm={"provider": "echo"}, api={"max_body_bytes": 65536}, voice={"tts_en": "espeak_ng:en"},
+    )
     yield daemon.url
     daemon.stop()
 
+
+AUDIO_UPLOADS = frozenset({"/v1/audio/transcriptions", "/api/voice"})
 
 # The document the daemon serves at /api/openapi.json (a test checks they are the same).
 schema = schemathesis.openapi.from_dict(build_document())
@@ -42,6 +48,8 @@ def test_served_document_is_the_fuzzed_one(daemon_url):
 def test_api_never_fails_and_matches_its_document(case, daemon_url):
     # Every check but "reject anything off-schema": some routes deliberately accept and
     # clean up input the document describes more narrowly (a topic name is sanitised).
-    case.call_and_validate(
-        base_url=daemon_url, timeout=30, excluded_checks=[schemathesis.checks.negative_data_rejection]
-    )
+    excluded = [schemathesis.checks.negative_data_rejection]
+    if case.path in AUDIO_UPLOADS:
+        # A binary body's schema cannot say "a WAV file": random bytes are rightly a 400.
+        excluded.append(schemathesis.checks.positive_data_acceptance)
+    case.call_and_validate(base_url=daemon_url, timeout=30, excluded_checks=excluded)
