@@ -79,6 +79,9 @@ def auth_middleware(
             return await handler(request)
         required = bool(household_token) or (members is not None and members.any_active)
         header = request.headers.get("Authorization", "")
+        if header and not (header.isascii() and header.isprintable()):
+            # aiohttp hands undecodable bytes over as lone surrogates: no token is made of them.
+            raise AuthError("invalid Authorization header: expected 'Bearer <token>' in printable ASCII")
         scheme, _, given = header.partition(" ")
         member: str | None = None
         if header:

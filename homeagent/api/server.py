@@ -50,7 +50,10 @@ async def healthz(request: web.Request) -> web.Response:
     database = request.app[keys.DB]
     db = await database.check()
     stats = request.app[keys.AGENT_STATS]()
-    degraded = db != "ok" or provider.state not in ("ready",)
+    writers = {"runs": request.app[keys.RUNS].health.as_dict()}
+    degraded = db != "ok" or provider.state not in ("ready",) or any(
+        w["status"] != "ok" for w in writers.values()
+    )
     body: dict[str, Any] = {
         "status": "degraded" if degraded else "ok",
         "version": __version__,
@@ -73,6 +76,7 @@ async def healthz(request: web.Request) -> web.Response:
             "pending": request.app[keys.INBOX].pending,
         },
         "tools": len(request.app[keys.TOOLS]),
+        "writers": writers,
     }
     return web.json_response(body)
 

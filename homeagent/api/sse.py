@@ -6,10 +6,10 @@ API's business, so the `answer_url` field is added here when an event is seriali
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
+from homeagent.api.bodies import dumps
 from homeagent.io.events import AgentEvent, event_to_dict
 
 SSE_HEADERS = {"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -17,7 +17,7 @@ SSE_HEADERS = {"Content-Type": "text/event-stream", "Cache-Control": "no-cache",
 
 def sse_frame(event: str, data: Mapping[str, Any], event_id: int | None = None) -> bytes:
     head = f"id: {event_id}\n" if event_id is not None else ""
-    return f"{head}event: {event}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
+    return f"{head}event: {event}\ndata: {dumps(data)}\n\n".encode()
 
 
 def permission_url(run_id: str, request_id: str) -> str:
