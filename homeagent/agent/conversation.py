@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass
 
 from homeagent.members import for_everyone
 from homeagent.store import Database
+from homeagent.text import scrub_surrogates
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,8 @@ class Conversation:
     ) -> None:
         now = time.time()
         owner = "" if member and for_everyone(user) else member
+        # Text that cannot be encoded (a lone surrogate from a model) is stored with U+FFFD.
+        user, assistant = scrub_surrogates(user), scrub_surrogates(assistant)
 
         def write(conn: sqlite3.Connection) -> None:
             conn.executemany(

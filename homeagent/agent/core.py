@@ -68,6 +68,7 @@ from homeagent.tools.permissions import (
     execute_guarded,
 )
 from homeagent.tools.registry import ToolContext, ToolRegistry, ToolResult
+from homeagent.tools.untrusted import refusal_note, untrusted_calls
 
 log = get_logger("homeagent.agent")
 
@@ -353,7 +354,12 @@ class Agent:
                 calls = []
             if not calls:
                 break
-            results = await self._run_tools(calls, ctx, interrupt)
+            # Tool output is data: a call it seems to have asked for needs the user's yes.
+            tainted = untrusted_calls(calls, ran, interrupt.text)
+            results = await self._run_tools(calls, ctx, interrupt, tainted)
+            for r in results:
+                if r.call_id in tainted and not r.ok:
+                    await self._show(interrupt, state, refusal_note(r.name, tainted[r.call_id], interrupt.text))
             ran += results
             messages.append(Message("assistant", text, tool_calls=tuple(calls)))
             messages += [
@@ -435,7 +441,8 @@ class Agent:
         return "".join(raw), calls
 
     async def _run_tools(
-        self, calls: list[ToolCall], ctx: ToolContext, interrupt: Interrupt
+        self, calls: list[ToolCall], ctx: ToolContext, interrupt: Interrupt,
+        tainted: dict[str, str] | None = None,
     ) -> list[ToolResult]:
         for call in calls:
             await self._emit(interrupt, ToolCallStarted(call.id, call.name, call.arguments))
@@ -445,7 +452,8 @@ class Agent:
 
         async def run_one(index: int, call: ToolCall) -> None:
             results[index] = await execute_guarded(
-                self.registry, call, ctx, gate=self.gate, audit=self.audit, confirmer=confirmer
+                self.registry, call, ctx, gate=self.gate, audit=self.audit, confirmer=confirmer,
+                untrusted_source=(tainted or {}).get(call.id, ""),
             )
 
         async with anyio.create_task_group() as tg:

@@ -15,11 +15,8 @@ from homeagent.api.auth import member_of
 from homeagent.api.bodies import check_message
 from homeagent.api.keys import AGENT_CHAT_CHANNEL
 from homeagent.api.middleware import read_json
-from homeagent.api.sse import SSE_HEADERS, event_payload, sse_frame
+from homeagent.api.sse import SSE_HEADERS, end_with_error, event_payload, sse_frame
 from homeagent.errors import RequestError
-from homeagent.log import get_logger
-
-log = get_logger("homeagent.api")
 
 
 def _field(body: dict[str, Any], name: str, default: Any, kind: type) -> Any:
@@ -54,13 +51,7 @@ async def agent_chat(request: web.Request) -> web.StreamResponse:
         except ConnectionError:
             raise  # the client went away: nobody to tell
         except Exception as err:  # noqa: BLE001 - the headers went out: end the stream with an error event
-            await _stream_failed(response, err)
+            await end_with_error(request, response, err, "the turn failed on the server; see the daemon log")
+            return response
         await response.write_eof()
     return response
-
-
-async def _stream_failed(response: web.StreamResponse, err: BaseException) -> None:
-    log.exception("api.chat.stream_failed", error=repr(err))
-    frame = sse_frame("error", {"type": "error", "kind": "internal_error",
-                                "message": "the turn failed on the server; see the daemon log"})
-    await response.write(frame)

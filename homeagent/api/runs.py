@@ -23,11 +23,8 @@ from homeagent.api.bodies import check_message, parse_last_event_id
 from homeagent.api.keys import BROKER, RUNS, RUNS_CHANNEL
 from homeagent.api.middleware import read_json
 from homeagent.api.permissions import answer_response
-from homeagent.api.sse import SSE_HEADERS, sse_frame, with_answer_url
+from homeagent.api.sse import SSE_HEADERS, end_with_error, sse_frame, with_answer_url
 from homeagent.errors import NotFoundError, RequestError
-from homeagent.log import get_logger
-
-log = get_logger("homeagent.api")
 
 _RUN_FIELDS = {"input", "channel", "device_id", "context", "cancel_running", "member"}
 _STATUSES = {"queued", "running", "waiting_permission", "completed", "failed", "cancelled", "interrupted"}
@@ -130,9 +127,8 @@ async def run_events(request: web.Request) -> web.StreamResponse:
     except ConnectionError:
         raise  # the client went away
     except Exception as err:  # noqa: BLE001 - the headers went out: end the stream with an error event
-        log.exception("api.runs.stream_failed", run_id=record.id, error=repr(err))
-        await response.write(sse_frame("error", {"kind": "internal_error",
-                                                 "message": "reading the run failed; see the daemon log"}))
+        await end_with_error(request, response, err, "reading the run failed; see the daemon log")
+        return response
     await response.write_eof()
     return response
 

@@ -50,6 +50,7 @@ from homeagent.llm.base import (
 from homeagent.llm.dialect.blocks import (
     ActionStreamFilter,
     extract_actions,
+    quote_protocol,
     render_block,
     render_results,
 )
@@ -267,7 +268,7 @@ class ActionDialect(ProviderBase):
         results: list[str] = []
         for m in messages:
             if m.role == "tool":
-                results.append(f"- {m.name or 'tool'}: {m.content}")
+                results.append(f"- {m.name or 'tool'}: {quote_protocol(m.content)}")
                 continue
             if results:
                 out.append(Message("user", render_results(results)))
