@@ -27,7 +27,7 @@ import anyio
 
 from homeagent.clock import Clock
 from homeagent.llm.base import Message, Provider
-from homeagent.log import get_logger
+from homeagent.log import get_logger, redact_text
 from homeagent.members import for_everyone
 from homeagent.memory.context import ContextEntry, RelevanceContext
 from homeagent.memory.documents import DocumentStore, NewDocument
@@ -175,18 +175,21 @@ class MemoryService:
         shared = bool(member) and for_everyone(interrupt.text)
         owner = "" if shared else member
         committed = self._committed.pop(interrupt.turn_id, [])
+        # Secrets the user typed ("sk-…", "password: …") never reach memory at rest: the
+        # text log, the context and what is archived from it keep them redacted.
+        said, answer = redact_text(interrupt.text), redact_text(answer)
         # The log keeps who spoke (the distiller's "I"); `shared` makes its facts shared.
         await self.textlog.append(
-            interrupt.text, answer, turn_id=interrupt.turn_id, channel=interrupt.channel,
+            said, answer, turn_id=interrupt.turn_id, channel=interrupt.channel,
             device_id=interrupt.device_id, member=member, meta={"shared": True} if shared else None,
         )  # fmt: skip
         if shared:
             await self.documents.share(committed)
             await self.graph.share_turn(interrupt.turn_id)
-        await self.context.append("user", interrupt.text, interrupt.turn_id, owner)
+        await self.context.append("user", said, interrupt.turn_id, owner)
         if answer:
             await self.context.append("assistant", answer, interrupt.turn_id, owner)
-        await self.context.prune(answer or interrupt.text, member=owner)
+        await self.context.prune(answer or said, member=owner)
 
     async def _archive(self, entries: Sequence[ContextEntry]) -> None:
         await self.documents.commit([
