@@ -20,7 +20,6 @@ column kept: archived text stays readable by id and through `search_archive()`.
 from __future__ import annotations
 
 import dataclasses
-
 import functools
 import json
 import re
