@@ -9,6 +9,7 @@ systemd watchdog. Tests swap parts through constructor parameters, never `patch(
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -39,6 +40,7 @@ from homeagent.log import get_logger
 from homeagent.members import MemberStore
 from homeagent.memory.heartbeat import HeartbeatReport, heartbeat_loop
 from homeagent.memory.profiles import ProfileStore
+from homeagent.memory.rebuild import rebuild_from_textlog
 from homeagent.memory.service import MemoryService, memory_settings
 from homeagent.schema import all_migrations
 from homeagent.store import Database
@@ -119,6 +121,8 @@ class App:
 
         self.memory = MemoryService(self.db, data_dir, self.clock, memory_settings(cfg))
         await self._stack.enter_async_context(self.memory.opened())
+        if self.db.created_fresh:  # a missing or zero-length database: the text log has the words
+            await rebuild_from_textlog(self.db, self.memory.textlog, self.memory.context)
         self.profiles = ProfileStore(self.db, self.memory.graph)
         for spec in self.memory.tools():
             self.tools.register(spec)
@@ -252,7 +256,9 @@ class App:
 
     def _prepare_files(self, data_dir: Path) -> Personality:
         try:
-            data_dir.mkdir(parents=True, exist_ok=True)
+            data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+            if data_dir.stat().st_mode & 0o077 and data_dir.stat().st_uid == os.getuid():
+                data_dir.chmod(0o700)  # the household's records are the daemon user's alone
         except OSError as err:
             raise StartupError(f"data dir {data_dir} cannot be created: {err}") from err
         return Personality.load(Path(self.config.agent.personality_file))

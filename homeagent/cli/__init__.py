@@ -86,6 +86,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         overrides["daemon"] = {"listen_addr": args.listen}
     config = load_config(args.config, overrides=overrides)
     configure_logging(config.log.level, config.log.format)
+    os.umask(0o077)  # every file the daemon makes is its user's alone (as UMask= in the unit)
     try:
         return anyio.run(_serve, config)
     except BaseException as exc:  # noqa: BLE001 - start-up failures become one clear line
