@@ -9,7 +9,14 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from homeagent.api.bodies import MAX_EVENT_ID, MAX_JSON_DEPTH, json_depth, parse_json, parse_last_event_id, scrub
+from homeagent.api.bodies import (
+    MAX_EVENT_ID,
+    MAX_JSON_DEPTH,
+    json_depth,
+    parse_json,
+    parse_last_event_id,
+    scrub,
+)
 from homeagent.errors import RequestError
 from homeagent.llm.dialect.blocks import ActionStreamFilter, extract_actions, quote_protocol
 
