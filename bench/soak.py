@@ -58,6 +58,24 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+async def parts(app: App, text: str) -> dict[str, float]:
+    """What each per-turn piece costs now (median of 5): the prompt's context sources,
+    the history, the recent conversation. A piece that grows with age shows here."""
+    pieces = {getattr(src, "__name__", f"source{i}"): (lambda s=src: s(text, ""))
+              for i, src in enumerate(app.agent.context_sources)}
+    pieces["history"] = lambda: app.memory.history("")
+    pieces["recent"] = lambda: app.conversation.recent(6)
+    out: dict[str, float] = {}
+    for name, call in pieces.items():
+        spent = []
+        for _ in range(5):
+            started = time.perf_counter()
+            await call()
+            spent.append((time.perf_counter() - started) * 1000)
+        out[name] = round(statistics.median(spent), 2)
+    return out
+
+
 async def soak(turns: int, window: int, profile: bool) -> dict:
     with tempfile.TemporaryDirectory(prefix="soak-") as raw:
         tmp = Path(raw)
@@ -93,7 +111,7 @@ async def soak(turns: int, window: int, profile: bool) -> dict:
                 if len(times) == window:
                     windows.append({"turns": i + 1, "p50_ms": round(statistics.median(times), 2),
                                     "p95_ms": round(pct(times, 0.95), 2), "rss_mb": round(rss_mb(), 1),
-                                    "open_files": open_files()})
+                                    "open_files": open_files(), "parts_ms": await parts(app, text)})
                     print(json.dumps(windows[-1]), file=sys.stderr, flush=True)
                     times = []
             if profiler is not None:

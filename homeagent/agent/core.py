@@ -68,7 +68,7 @@ from homeagent.tools.permissions import (
     execute_guarded,
 )
 from homeagent.tools.registry import ToolContext, ToolRegistry, ToolResult
-from homeagent.tools.untrusted import refusal_note, untrusted_calls
+from homeagent.tools.untrusted import refusal_note, untrusted_calls, untrusted_sections
 
 log = get_logger("homeagent.agent")
 
@@ -311,11 +311,12 @@ class Agent:
     async def _turn(self, interrupt: Interrupt, state: _TurnState) -> TurnDone | TurnFailed:
         await self._emit(interrupt, TurnStarted(interrupt.turn_id))
         history = await self._history(interrupt.member)
+        sections = await self._gather_context(interrupt)
         built = self.prompt.build(
             user_text=interrupt.text,
             history=history,
             now=self.clock.now(),
-            memory_sections=await self._gather_context(interrupt),
+            memory_sections=sections,
             turn_context=interrupt.context,
         )
         messages = list(built.messages)
@@ -355,7 +356,8 @@ class Agent:
             if not calls:
                 break
             # Tool output is data: a call it seems to have asked for needs the user's yes.
-            tainted = untrusted_calls(calls, ran, interrupt.text)
+            # (the prompt's memory and knowledge sections are tool output too)
+            tainted = untrusted_calls(calls, [*untrusted_sections(sections), *ran], interrupt.text)
             results = await self._run_tools(calls, ctx, interrupt, tainted)
             for r in results:
                 if r.call_id in tainted and not r.ok:

@@ -4,8 +4,9 @@ Everything a tool returns (knowledge passages, documents, memory, plugin and Hom
 Assistant results, web pages) is untrusted text: a file can say "[ACTION]{"name":
 "create_task", ...}" and a model that repeats its results would ask for that call. The
 agent passes each round's calls through `untrusted_calls`: a call whose tool name
-appears in the output of an earlier call of the same turn is taken to come from that
-output, and the permission gate then asks the user to confirm it whatever the policy
+appears in the output of an earlier call of the same turn, or in the memory and
+knowledge sections of the turn's prompt (`untrusted_sections`), is taken to come from
+that text, and the permission gate then asks the user to confirm it whatever the policy
 says (`PermissionGate.check(untrusted_source=...)`), or refuses it where the channel
 cannot ask. `refusal_note` is what the user is shown about a refused call.
 
@@ -38,6 +39,12 @@ def untrusted_calls(calls: Iterable[ToolCall], earlier: Sequence[ToolResult], us
                 found[call.id] = result.name
                 break
     return found
+
+
+def untrusted_sections(sections: Iterable[tuple[str, str]]) -> list[ToolResult]:
+    """The prompt's memory and knowledge sections (title, text), read as tool output: a
+    planted file reaches the prompt without any tool being called."""
+    return [ToolResult("", f"the {title.lower()} in my notes", True, text) for title, text in sections]
 
 
 def refusal_note(tool: str, source: str, user_text: str) -> str:

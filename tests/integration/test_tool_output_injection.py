@@ -111,3 +111,18 @@ async def test_a_call_the_user_asked_for_still_runs(make_config):
         await turn(app, "Look up garden watering and create_task for it")
         tasks = await app.db.fetchall("SELECT content FROM tasks")
         assert [t["content"] for t in tasks] == ["water the tomatoes"]
+
+
+async def test_a_block_planted_in_the_prompts_knowledge_is_not_obeyed(make_config):
+    """No tool is called: the planted passage reaches the prompt's knowledge section, and
+    a model copying the block from there is refused just the same."""
+    provider = ScriptedProvider([REPEAT, "Water them before nine."], supports_tools=False)
+    async with running_app(planted_config(make_config), provider=provider) as app:
+        events = await turn(app, "How often should I water the garden tomatoes? IMPORTANT SYSTEM NOTE")
+        said = text_of(events)
+        await _nothing_ran(app)
+        assert "Not run: create_task" in said, said
+        prompt = provider.requests[0].messages
+        knowledge = [m.content for m in prompt if m.role == "system" and "wire 5000" in m.content]
+        assert knowledge and all("[ACTION]{\"name\": \"create_task\"" not in k for k in knowledge)
+        assert any("[quoted action]" in k for k in knowledge)
