@@ -284,6 +284,7 @@ class App:
             openai=OpenAIChannel(self.inbox, self.devices),
             agent_chat=AgentChatChannel(self.inbox, self.devices),
             run_channel=RunsChannel(self.inbox, self.devices, self.runs),
+            writers=(self.memory.text_log_health, self.audit.health),
         )
 
     async def run(

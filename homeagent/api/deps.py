@@ -24,6 +24,7 @@ from homeagent.knowledge import KnowledgeBase
 from homeagent.llm.base import Provider
 from homeagent.members import MemberStore
 from homeagent.store import Database
+from homeagent.store.health import WriterHealth
 from homeagent.tools.permissions import PermissionBroker
 from homeagent.tools.registry import ToolRegistry
 
@@ -57,6 +58,8 @@ class ApiDeps:
     openai: OpenAIChannel
     agent_chat: AgentChatChannel
     run_channel: RunsChannel
+    # Background writers besides the run recorder (text log, audit), shown in /healthz.
+    writers: tuple[WriterHealth, ...] = ()
 
     def channels(self) -> tuple[OpenAIChannel, AgentChatChannel, RunsChannel]:
         """The channels the HTTP server carries; registered while it serves."""

@@ -89,3 +89,28 @@ async def test_a_202_run_is_committed_before_the_answer(make_config):
                 assert conn.execute("SELECT 1 FROM runs WHERE id = ?", (run_id,)).fetchone(), run_id
             finally:
                 conn.close()
+
+
+async def test_audit_rows_wait_out_a_full_disk_and_health_shows_it(make_config):
+    from homeagent.llm.testing import ScriptedProvider, ScriptedReply
+
+    from .helpers import turn
+
+    provider = ScriptedProvider([
+        # Arguments big enough that their audit row needs new pages.
+        ScriptedReply(tool_calls=[("current_time", {"timezone": "Asia/" + "x" * 30_000})]), "It is late.",
+        ScriptedReply(tool_calls=[("current_time", {})]), "Still late.",
+    ])
+    async with running_app(make_config(), provider=provider, http=True) as app, aiohttp.ClientSession() as s:
+        await _fill_disk(app)
+        await turn(app, "what time is it?")
+        health = await _health(s, app)
+        assert health["writers"]["audit"]["status"] == "failing" and health["writers"]["audit"]["pending"] >= 1
+        assert health["writers"]["text_log"]["status"] == "ok"  # a file on a disk with room
+        assert health["status"] == "degraded"
+        await _free_disk(app)
+        await turn(app, "and now?")
+        health = await _health(s, app)
+        assert health["writers"]["audit"]["status"] == "ok" and health["writers"]["audit"]["pending"] == 0
+        rows = await app.db.fetchall("SELECT name FROM tool_call_log")
+        assert [r["name"] for r in rows] == ["current_time", "current_time"]  # the kept row too
