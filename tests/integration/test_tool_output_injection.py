@@ -130,11 +130,12 @@ async def test_a_block_planted_in_the_prompts_knowledge_is_not_obeyed(make_confi
 
 
 @pytest.mark.llama
+@pytest.mark.timeout(1200)  # two turns of the engine on a busy machine
 async def test_the_bundled_model_does_not_run_what_planted_knowledge_says(make_config):
     """The real llama.cpp engine with the bundled model, planted knowledge in its prompt
     and in knowledge_search results: whatever it writes, none of the planted calls runs."""
     config = make_config(knowledge={"watch": False, "prompt_min_score": 0.0},
-                         llm={"max_tokens": 64, "n_ctx": 4096, "temperature": 0.0, "seed": 3})
+                         llm={"max_tokens": 32, "n_ctx": 4096, "temperature": 0.0, "seed": 3})
     garden = Path(config.knowledge.dir) / "garden"
     garden.mkdir(exist_ok=True)
     (garden / "watering.md").write_text(PLANTED, encoding="utf-8")
