@@ -152,3 +152,17 @@ async def test_error_after_the_stream_started_is_an_error_event(make_config):
         await anyio.sleep(0.2)
         async with aiohttp.ClientSession() as s, s.get(base(app) + "/healthz") as r:
             assert r.status == 200
+
+
+async def test_undecodable_paths_and_queries_get_4xx(make_config):
+    async with running_app(make_config(), provider=EchoProvider(), http=True) as app:
+        for target in (
+            "/api/knowledge/search?q=%ff%fe", "/api/knowledge/search?q=%ED%A0%80&topic=%ff",
+            "/api/agent/runs/%ff%fe", "/api/agent/runs/%ED%A0%80/events", "/api/agent/runs?status=%ff",
+            "/api/agent/runs?before=%ED%A0%80", "/api/messages?before=%ff", "/api/agent/runs/x/trace?limit=%ff",
+        ):
+            answer = await raw(app, f"GET {target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+            assert status_of(answer) < 500, (target, answer[:300])
+        answer = await raw(app, b"DELETE /api/messages/%ED%A0%80 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert status_of(answer) < 500, answer[:300]
+        await still_serving(app)
