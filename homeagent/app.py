@@ -103,7 +103,9 @@ class App:
         data_dir = Path(cfg.data_dir)
         self.personality = await anyio.to_thread.run_sync(self._prepare_files, data_dir)
 
-        self.db = await self._stack.enter_async_context(Database(data_dir / "homeagent.db", all_migrations()))
+        self.db = await self._stack.enter_async_context(
+            Database(data_dir / "homeagent.db", all_migrations(), move_corrupt=True)
+        )
 
         self.meter = UsageMeter(self.db, self.clock)
         if self._provider_override is not None:

@@ -62,8 +62,11 @@ def _private(path: Path) -> None:
 class Database:
     """Async facade over one SQLite file. Use as an async context manager."""
 
-    def __init__(self, path: Path, migrations: Sequence[Migration]):
+    def __init__(self, path: Path, migrations: Sequence[Migration], *, move_corrupt: bool = False):
+        """`move_corrupt`: a file failing quick_check is moved aside (the daemon's start);
+        otherwise (the CLI's tools) it is only refused, and left where it is."""
         self.path = Path(path)
+        self._move_corrupt = move_corrupt
         self._migrations = sorted(migrations, key=lambda m: m.version)
         versions = [m.version for m in self._migrations]
         if len(set(versions)) != len(versions) or any(v < 1 for v in versions):
@@ -127,6 +130,11 @@ class Database:
             return
         self._writer.close()
         self._writer = None
+        if not self._move_corrupt:
+            raise StartupError(
+                f"database {self.path} is corrupt (quick_check: {problem[:200]}); `homeagent serve` moves it "
+                "aside and rebuilds the conversation from memory.jsonl, or put a backup in its place"
+            )
         stamp = time.strftime("%Y%m%dT%H%M%S")
         aside = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
         for suffix in ("", "-wal", "-shm"):

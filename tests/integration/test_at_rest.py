@@ -12,6 +12,8 @@ import pytest
 from homeagent.app import App
 from homeagent.errors import StartupError
 from homeagent.llm.echo import EchoProvider
+from homeagent.schema import all_migrations
+from homeagent.store import Database
 
 from .helpers import running_app, turn
 
@@ -72,6 +74,11 @@ async def test_corrupt_database_is_moved_aside_refused_then_rebuilt(make_config)
             await turn(app, f"exchange number {i} about the garden " + "词" * 200)
     db = Path(config.data_dir) / "homeagent.db"
     _garbage_in_the_middle(db)
+    # The CLI's tools refuse it too, and leave it where it is for the daemon or a restore.
+    with pytest.raises(StartupError, match="corrupt"):
+        async with Database(db, all_migrations()):
+            pass
+    assert db.exists()
     with pytest.raises(StartupError) as info:
         async with App(config, provider=EchoProvider()):
             pass
