@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import os
 import sys
 import time
 from collections import deque
@@ -55,6 +56,7 @@ from homeagent.log import get_logger, redact
 from homeagent.members import MemberStore
 from homeagent.memory.heartbeat import HeartbeatReport, heartbeat_loop
 from homeagent.memory.profiles import ProfileStore
+from homeagent.memory.rebuild import rebuild_from_textlog
 from homeagent.memory.service import MemoryService, memory_settings
 from homeagent.schedule import Scheduler, reminder_tools
 from homeagent.schema import all_migrations
@@ -120,7 +122,9 @@ class App:
         data_dir = Path(cfg.data_dir)
         self.personality = await anyio.to_thread.run_sync(self._prepare_files, data_dir)
 
-        self.db = await self._stack.enter_async_context(Database(data_dir / "homeagent.db", all_migrations()))
+        self.db = await self._stack.enter_async_context(
+            Database(data_dir / "homeagent.db", all_migrations(), move_corrupt=True)
+        )
 
         self.meter = UsageMeter(self.db, self.clock)
         if self._provider_override is not None:
@@ -138,6 +142,8 @@ class App:
 
         self.memory = MemoryService(self.db, data_dir, self.clock, memory_settings(cfg))
         await self._stack.enter_async_context(self.memory.opened())
+        if self.db.created_fresh:  # a missing or zero-length database: the text log has the words
+            await rebuild_from_textlog(self.db, self.memory.textlog, self.memory.context)
         self.profiles = ProfileStore(self.db, self.memory.graph)
         for spec in self.memory.tools():
             self.tools.register(spec)
@@ -453,7 +459,9 @@ class App:
 
     def _prepare_files(self, data_dir: Path) -> Personality:
         try:
-            data_dir.mkdir(parents=True, exist_ok=True)
+            data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+            if data_dir.stat().st_mode & 0o077 and data_dir.stat().st_uid == os.getuid():
+                data_dir.chmod(0o700)  # the household's records are the daemon user's alone
         except OSError as err:
             raise StartupError(f"data dir {data_dir} cannot be created: {err}") from err
         return Personality.load(Path(self.config.agent.personality_file))
@@ -487,6 +495,7 @@ class App:
             scheduler=self.scheduler,
             voice=self.voice,
             speech=SpeechChannel(self.inbox, self.devices),
+            writers=(self.memory.text_log_health, self.audit.health),
         )
 
     def _web_dependencies(self) -> WebDeps:

@@ -544,6 +544,34 @@ def _build(cls: Any, raw: dict[str, Any], prefix: str, ctx: _Ctx) -> Any:
     return cls(**kwargs)
 
 
+# Numbers that may be negative (a random seed), and those that must be above zero.
+_NEGATIVE_OK = frozenset({"llm.seed"})
+_POSITIVE = frozenset({
+    "daemon.shutdown_timeout", "agent.tool_timeout", "agent.turn_timeout", "knowledge.max_file_bytes",
+    "knowledge.chunk_tokens", "knowledge.prompt_k", "permissions.confirm_timeout", "actions.page_size",
+})
+
+
+def _validate_numbers(value: Any, path: str = "") -> None:
+    """No number in the config is negative, infinite or NaN (but `_NEGATIVE_OK`), and a
+    size, count or timeout that cannot be zero is not: `rate_limit_per_minute: -3` is
+    refused at start instead of meaning something nobody chose."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            _validate_numbers(getattr(value, f.name), f"{path}.{f.name}" if path else f.name)
+    elif isinstance(value, tuple | list):
+        for i, item in enumerate(value):
+            if dataclasses.is_dataclass(item):
+                _validate_numbers(item, f"{path}[{i}]")
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        if not math.isfinite(value):
+            raise ConfigError(f"{path}: expected a finite number, got {value}")
+        if value < 0 and path not in _NEGATIVE_OK:
+            raise ConfigError(f"{path}: expected a number of at least 0, got {value:g}")
+        if value == 0 and path in _POSITIVE:
+            raise ConfigError(f"{path}: expected a number above 0, got 0")
+
+
 def _validate(cfg: Config) -> None:
     parse_listen(cfg.daemon.listen_addr, "daemon.listen_addr")
     _validate_voice(cfg.voice, cfg.io)
@@ -564,6 +592,7 @@ def _validate(cfg: Config) -> None:
     _validate_ext(cfg)
     _validate_home_assistant(cfg.home_assistant)
     _validate_schedule(cfg.schedule, cfg.actions.modes)
+    _validate_numbers(cfg)  # after the checks with their own messages
 
 
 _EXT_NAME_RE = re.compile(r"^[a-z][a-z0-9_]{0,29}$")

@@ -1,8 +1,9 @@
 """Household members, their API tokens, and what of the household each one sees.
 
 Each member has a token, shown once when it is made; only its SHA-256 hash is stored.
-A request's member comes from its bearer token. Revoking a member's token keeps the
-member's records but the token stops working at once.
+A request's member comes from its bearer token, looked up in the database on every
+request (`lookup`), so adding, rotating or revoking a token takes effect at once, even
+from another process. Revoking keeps the member's records.
 
 What is whose (members are sealed):
 
@@ -101,8 +102,20 @@ class MemberStore:
         return bool(self._active)
 
     def resolve(self, token: str) -> str | None:
-        """The member a bearer token belongs to, or None."""
+        """The member a bearer token belongs to, or None, as of the last `load`/`lookup`."""
         return self._active.get(hash_token(token)) if token else None
+
+    async def lookup(self, token: str) -> tuple[str | None, bool]:
+        """(the member `token` belongs to or None, whether any member is active), read from
+        the database at this moment: a member added, revoked or rotated by another process
+        (`homeagent members ...` while the daemon runs) counts at once."""
+        digest = hash_token(token) if token else ""
+        row = (await self._db.fetchall(
+            "SELECT (SELECT name FROM members WHERE token_hash = ? AND revoked_at IS NULL) AS name, "
+            "EXISTS(SELECT 1 FROM members WHERE revoked_at IS NULL) AS any_active",
+            (digest,),
+        ))[0]
+        return row["name"], bool(row["any_active"])
 
     async def add(self, name: str) -> str:
         """Create a member (or give a revoked one a new token); returns the token."""
@@ -125,6 +138,21 @@ class MemberStore:
             )
 
         await self._db.write(write)
+        self._active[digest] = name
+        return token
+
+    async def rotate(self, name: str) -> str:
+        """A new token for an active member; the old one stops working at once."""
+        token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+        digest = hash_token(token)
+        changed = await self._db.write(
+            lambda c: c.execute(
+                "UPDATE members SET token_hash = ? WHERE name = ? AND revoked_at IS NULL", (digest, name)
+            ).rowcount
+        )
+        if not changed:
+            raise RequestError(f"no active member named {name!r}", param="name")
+        self._active = {h: n for h, n in self._active.items() if n != name}
         self._active[digest] = name
         return token
 

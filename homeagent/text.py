@@ -77,3 +77,11 @@ def estimate_tokens(text: str) -> int:
     Latin text about four characters a token."""
     cjk = len(CJK_RE.findall(text))
     return cjk + max(0, len(text) - cjk) // 4
+
+
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+
+
+def scrub_surrogates(text: str) -> str:
+    """`text` with every lone UTF-16 surrogate replaced by U+FFFD: storable, encodable."""
+    return _SURROGATE_RE.sub("\ufffd", text) if _SURROGATE_RE.search(text) else text

@@ -16,8 +16,10 @@ import sqlite3
 import time
 from dataclasses import asdict, dataclass
 
+from homeagent.log import redact_text
 from homeagent.members import for_everyone
 from homeagent.store import Database
+from homeagent.text import scrub_surrogates
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,9 @@ class Conversation:
     ) -> None:
         now = time.time()
         owner = "" if member and for_everyone(user) else member
+        # Secrets the user typed are redacted at rest with the rules runs use; text that
+        # cannot be encoded (a lone surrogate from a model) is stored with U+FFFD.
+        user, assistant = scrub_surrogates(redact_text(user)), scrub_surrogates(redact_text(assistant))
 
         def write(conn: sqlite3.Connection) -> None:
             conn.executemany(

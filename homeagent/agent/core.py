@@ -68,6 +68,7 @@ from homeagent.tools.permissions import (
     execute_guarded,
 )
 from homeagent.tools.registry import ToolContext, ToolRegistry, ToolResult
+from homeagent.tools.untrusted import refusal_note, untrusted_calls, untrusted_sections
 
 log = get_logger("homeagent.agent")
 
@@ -324,11 +325,12 @@ class Agent:
     async def _turn(self, interrupt: Interrupt, state: _TurnState) -> TurnDone | TurnFailed:
         await self._emit(interrupt, TurnStarted(interrupt.turn_id))
         history = await self._history(interrupt.member)
+        sections = await self._gather_context(interrupt)
         built = self.prompt.build(
             user_text=interrupt.text,
             history=history,
             now=self.clock.now(),
-            memory_sections=await self._gather_context(interrupt),
+            memory_sections=sections,
             turn_context=interrupt.context,
         )
         messages = list(built.messages)
@@ -368,7 +370,13 @@ class Agent:
                 calls = []
             if not calls:
                 break
-            results = await self._run_tools(calls, ctx, interrupt, allowed)
+            # Tool output is data: a call it seems to have asked for needs the user's yes.
+            # (the prompt's memory and knowledge sections are tool output too)
+            tainted = untrusted_calls(calls, [*untrusted_sections(sections), *ran], interrupt.text)
+            results = await self._run_tools(calls, ctx, interrupt, tainted, allowed)
+            for r in results:
+                if r.call_id in tainted and not r.ok:
+                    await self._show(interrupt, state, refusal_note(r.name, tainted[r.call_id], interrupt.text))
             ran += results
             messages.append(Message("assistant", text, tool_calls=tuple(calls)))
             messages += [
@@ -451,6 +459,7 @@ class Agent:
 
     async def _run_tools(
         self, calls: list[ToolCall], ctx: ToolContext, interrupt: Interrupt,
+        tainted: dict[str, str] | None = None,
         allowed: frozenset[str] | None = None,
     ) -> list[ToolResult]:
         for call in calls:
@@ -466,7 +475,8 @@ class Agent:
                     f"({', '.join(sorted(allowed)) or 'none'}); it was not run."))
                 return
             results[index] = await execute_guarded(
-                self.registry, call, ctx, gate=self.gate, audit=self.audit, confirmer=confirmer
+                self.registry, call, ctx, gate=self.gate, audit=self.audit, confirmer=confirmer,
+                untrusted_source=(tainted or {}).get(call.id, ""),
             )
 
         async with anyio.create_task_group() as tg:

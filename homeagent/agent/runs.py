@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import builtins
 import json
+import sqlite3
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Mapping
@@ -31,6 +32,8 @@ import anyio
 from homeagent.io.events import AgentEvent, AnswerDelta, TurnDone, TurnFailed, event_to_dict
 from homeagent.log import get_logger, redact
 from homeagent.store import Database
+from homeagent.store.health import WriterHealth
+from homeagent.text import scrub_surrogates
 
 log = get_logger("homeagent.runs")
 
@@ -152,6 +155,7 @@ class RunHub:
         self._flushed = anyio.Event()
         self._snapshot_source: Mapping[str, Any] | None = None
         self._snapshot_clean: dict[str, Any] = {}
+        self.health = WriterHealth("runs")
 
     # -- start-up -------------------------------------------------------------------------
 
@@ -183,6 +187,19 @@ class RunHub:
                            created_at=time.time())
         self._live[run_id] = _Live(record, cancel=cancel)
         self._enqueue("insert", record)
+
+    async def open(self, run_id: str, *, channel: str, device_id: str, member: str, text: str,
+                   cancel: Any = None) -> None:
+        """Register a run with its row committed before returning: what a 202 acknowledges.
+
+        Raises the database's error (a full disk); the run is then not registered."""
+        if run_id in self._live:
+            return
+        record = RunRecord(run_id, channel, device_id, member, redact(text), "queued",
+                           created_at=time.time())
+        row = _scrubbed(_record_row(record))
+        await self._db.write(lambda conn: _write_batch(conn, [("insert", row)]))
+        self._live.setdefault(run_id, _Live(record, cancel=cancel))
 
     def begin(self, run_id: str, *, channel: str, device_id: str, member: str, text: str,
               provider: str, model: str, snapshot: Mapping[str, Any], cancel: Any = None) -> None:
@@ -276,24 +293,38 @@ class RunHub:
             row: tuple[Any, ...] = (e.run_id, e.sequence, e.type,
                                     json.dumps(e.payload, ensure_ascii=False, default=str), e.created_at)
         else:
-            r: RunRecord = item
-            row = (r.id, r.channel, r.device_id, r.member, r.input, r.status, r.output, r.error_code,
-                   r.error_message, r.provider, r.model, r.prompt_tokens, r.completion_tokens,
-                   r.created_at, r.started_at, r.finished_at,
-                   json.dumps(r.config_snapshot, ensure_ascii=False, default=str), r.last_sequence)
-        self._queue.append((kind, row))
+            row = _record_row(item)
+        # A lone surrogate (a model's or a client's) cannot be encoded for SQLite: it would
+        # fail the whole batch for ever.
+        self._queue.append((kind, _scrubbed(row)))
+        self.health.pending = len(self._queue)
         self._wake.set()
 
     # -- the writer ---------------------------------------------------------------------
 
     async def run_writer(self) -> None:
-        """Commit queued records in batches until cancelled; flushes what is left on exit."""
+        """Commit queued records in batches until cancelled; flushes what is left on exit.
+
+        A failed commit (a full disk, an I/O error) never ends the writer: the batch is
+        kept, the failure is logged and shown in /healthz, and the next attempt waits
+        with backoff; when the disk has room again the queue drains by itself."""
         try:
             while True:
                 await self._wake.wait()
                 await anyio.sleep(0.02)  # let a burst of events share one transaction
                 self._wake = anyio.Event()
-                await self.flush()
+                try:
+                    await self.flush()
+                except Exception as err:  # noqa: BLE001 - a writer must outlive its failures
+                    delay = self.health.failed(err)
+                    log.warning("runs.writer.failed", error=repr(err), pending=len(self._queue),
+                                retry_in_s=delay, failures=self.health.failures)
+                    self._wake.set()
+                    await anyio.sleep(delay)
+                else:
+                    if not self.health.ok:
+                        log.info("runs.writer.recovered", after_failures=self.health.failures)
+                    self.health.succeeded()
         finally:
             with anyio.CancelScope(shield=True):
                 for live in self._live.values():
@@ -306,7 +337,18 @@ class RunHub:
                 self._flush_text(live)
         batch, self._queue = self._queue, []
         if batch:
-            await self._db.write(lambda conn: _write_batch(conn, batch))
+            try:
+                await self._db.write(lambda conn: _write_batch(conn, batch))
+            except sqlite3.OperationalError:
+                # Disk full, I/O error, locked: the batch is kept for the next attempt.
+                self._queue[:0] = batch
+                self.health.pending = len(self._queue)
+                raise
+            except Exception as err:  # noqa: BLE001 - one bad row must not hold back the rest
+                log.warning("runs.writer.batch_failed", error=repr(err), rows=len(batch))
+                dropped = await self._db.write(lambda conn: _write_each(conn, batch))
+                self.health.dropped += dropped
+            self.health.pending = len(self._queue)
         # Finished runs leave memory once stored; readers then use the database.
         for run_id in [rid for rid, live in self._live.items() if live.finished]:
             if not any(row[0] == run_id for _, row in self._queue):
@@ -420,6 +462,35 @@ def _stats(events: list[StoredEvent], record: RunRecord) -> dict[str, Any]:
         "duration_ms": round((record.finished_at - record.started_at) * 1000, 1)
         if record.finished_at and record.started_at else None,
     }
+
+
+def _record_row(r: RunRecord) -> tuple[Any, ...]:
+    return (r.id, r.channel, r.device_id, r.member, r.input, r.status, r.output, r.error_code,
+            r.error_message, r.provider, r.model, r.prompt_tokens, r.completion_tokens,
+            r.created_at, r.started_at, r.finished_at,
+            json.dumps(r.config_snapshot, ensure_ascii=False, default=str), r.last_sequence)
+
+
+def _scrubbed(row: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple(scrub_surrogates(v) if isinstance(v, str) else v for v in row)
+
+
+def _write_each(conn: Any, batch: list[tuple[str, tuple[Any, ...]]]) -> int:
+    """Write row by row, skipping (and logging) the ones that cannot be written; returns
+    how many were dropped. A transient error still aborts the whole attempt."""
+    dropped = 0
+    for item in batch:
+        conn.execute("SAVEPOINT one_row")
+        try:
+            _write_batch(conn, [item])
+        except sqlite3.OperationalError:
+            raise
+        except Exception as err:  # noqa: BLE001 - a poison row is dropped, not retried for ever
+            conn.execute("ROLLBACK TO one_row")
+            dropped += 1
+            log.error("runs.writer.row_dropped", kind=item[0], run_id=item[1][0], error=repr(err))
+        conn.execute("RELEASE one_row")
+    return dropped
 
 
 def _write_batch(conn: Any, batch: list[tuple[str, tuple[Any, ...]]]) -> None:

@@ -12,12 +12,11 @@ from typing import Any
 from aiohttp import web
 
 from homeagent.api.auth import member_of
+from homeagent.api.bodies import check_message
 from homeagent.api.keys import AGENT_CHAT_CHANNEL
 from homeagent.api.middleware import read_json
-from homeagent.api.sse import SSE_HEADERS, event_payload, sse_frame
+from homeagent.api.sse import SSE_HEADERS, end_with_error, event_payload, sse_frame
 from homeagent.errors import RequestError
-
-MAX_MESSAGE_CHARS = 32_000
 
 
 def _field(body: dict[str, Any], name: str, default: Any, kind: type) -> Any:
@@ -32,10 +31,9 @@ async def agent_chat(request: web.Request) -> web.StreamResponse:
     message = body.get("message")
     if not isinstance(message, str) or not message.strip():
         raise RequestError("message: required, a non-empty string", param="message")
-    if len(message) > MAX_MESSAGE_CHARS:
-        raise RequestError(f"message: longer than {MAX_MESSAGE_CHARS} characters", param="message")
+    check_message(message, "message")
     device = _field(body, "device_id", "", str) or (request.remote or "")
-    context = _field(body, "context", "", str)
+    context = check_message(_field(body, "context", "", str), "context")
     cancel_running = _field(body, "cancel_running", False, bool)
     label = _field(body, "channel", "http", str) or "http"
     member = _field(body, "member", "", str)
@@ -47,7 +45,13 @@ async def agent_chat(request: web.Request) -> web.StreamResponse:
         member=member_of(request, member),
     ) as turn:
         await response.prepare(request)
-        async for event in turn:
-            await response.write(sse_frame(event.type, event_payload(event, turn.turn_id)))
+        try:
+            async for event in turn:
+                await response.write(sse_frame(event.type, event_payload(event, turn.turn_id)))
+        except ConnectionError:
+            raise  # the client went away: nobody to tell
+        except Exception as err:  # noqa: BLE001 - the headers went out: end the stream with an error event
+            await end_with_error(request, response, err, "the turn failed on the server; see the daemon log")
+            return response
         await response.write_eof()
     return response

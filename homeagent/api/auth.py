@@ -80,22 +80,26 @@ def auth_middleware(
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
         if request.path in open_paths or request.method == "OPTIONS":
             return await handler(request)
-        required = bool(household_token) or (members is not None and members.any_active)
         header = request.headers.get("Authorization", "")
         if not header and request.path in query_token_paths and request.query.get("access_token"):
             header = "Bearer " + request.query["access_token"]
+        if header and not (header.isascii() and header.isprintable()):
+            # aiohttp hands undecodable bytes over as lone surrogates: no token is made of them.
+            raise AuthError("invalid Authorization header: expected 'Bearer <token>' in printable ASCII")
         scheme, _, given = header.partition(" ")
+        given = given.strip()
+        bearer = scheme.lower() == "bearer"
         member: str | None = None
-        if header:
-            given = given.strip()
-            if scheme.lower() == "bearer" and expected and hmac.compare_digest(given.encode(), expected):
-                member = ""
-            elif scheme.lower() == "bearer" and members is not None and (name := members.resolve(given)):
+        if bearer and expected and hmac.compare_digest(given.encode(), expected):
+            member = ""
+        else:
+            # Members live in the database: one indexed read per request, so a token added,
+            # rotated or revoked while the daemon runs counts at once.
+            name, any_active = await members.lookup(given if bearer else "") if members else (None, False)
+            if bearer and name:
                 member = name
-            elif required:
+            elif bool(household_token) or any_active:
                 raise AuthError("missing or invalid API token: send 'Authorization: Bearer <token>'")
-        elif required:
-            raise AuthError("missing or invalid API token: send 'Authorization: Bearer <token>'")
         request[MEMBER] = member
         limiter.check(f"member:{member}" if member else f"addr:{request.remote}", request.remote)
         return await handler(request)

@@ -31,6 +31,7 @@ from homeagent.llm.base import Provider
 from homeagent.members import MemberStore
 from homeagent.schedule import Scheduler
 from homeagent.store import Database
+from homeagent.store.health import WriterHealth
 from homeagent.tools.permissions import PermissionBroker
 from homeagent.tools.registry import ToolRegistry
 from homeagent.voice import VoiceService
@@ -80,6 +81,8 @@ class ApiDeps:
     # Speech (the voice routes); None: the routes answer 503 naming the missing extra.
     voice: VoiceService | None = None
     speech: SpeechChannel | None = None
+    # Background writers besides the run recorder (text log, audit), shown in /healthz.
+    writers: tuple[WriterHealth, ...] = ()
 
     def channels(self) -> tuple[Channel, ...]:
         """The channels the HTTP server carries; registered while it serves."""

@@ -17,6 +17,7 @@ from homeagent.io.registry import DeviceRegistry
 from homeagent.io.runs import RunsChannel
 from homeagent.llm.base import Provider
 from homeagent.store import Database
+from homeagent.store.health import WriterHealth
 from homeagent.tools.permissions import PermissionBroker
 from homeagent.tools.registry import ToolRegistry
 
@@ -39,3 +40,4 @@ FORGET: web.AppKey[Forget] = web.AppKey("homeagent.forget_message")
 OPENAI_CHANNEL = web.AppKey("homeagent.channel.openai", OpenAIChannel)
 AGENT_CHAT_CHANNEL = web.AppKey("homeagent.channel.agent_chat", AgentChatChannel)
 RUNS_CHANNEL = web.AppKey("homeagent.channel.runs", RunsChannel)
+WRITERS: web.AppKey[tuple[WriterHealth, ...]] = web.AppKey("homeagent.writers")

@@ -19,7 +19,9 @@ from typing import Any
 from urllib.parse import unquote
 
 from aiohttp import BodyPartReader, web
+from aiohttp.http_exceptions import HttpProcessingError
 
+from homeagent.api.bodies import parse_json, read_limited
 from homeagent.errors import RequestError
 from homeagent.knowledge.base import KnowledgeBase, SavedFile
 from homeagent.knowledge.files import (
@@ -34,6 +36,8 @@ from homeagent.log import get_logger
 
 log = get_logger("homeagent.api.knowledge")
 
+# What aiohttp's multipart reader raises on a body that is not well-formed multipart.
+_MULTIPART_ERRORS = (ValueError, AssertionError, LookupError, HttpProcessingError)
 _FIELD_LIMIT = 1024  # bytes for the small form fields (topic, overwrite)
 
 
@@ -77,7 +81,13 @@ def _flag(value: Any, param: str) -> bool:
 
 async def _read_part(part: BodyPartReader, limit: int, param: str) -> bytes:
     data = bytearray()
-    while chunk := await part.read_chunk(65536):
+    while True:
+        try:
+            chunk = await part.read_chunk(65536)
+        except _MULTIPART_ERRORS as err:
+            raise RequestError(f"malformed multipart body: {err}", param=param) from err
+        if not chunk:
+            break
         data += chunk
         if len(data) > limit:
             raise PayloadTooLarge(f"{param} is over the limit of {limit} bytes", param=param)
@@ -160,7 +170,7 @@ def add_routes(
 async def _from_multipart(request: web.Request, limit: int) -> tuple[str, str, bytes, bool]:
     try:
         reader = await request.multipart()
-    except (ValueError, AssertionError) as err:
+    except _MULTIPART_ERRORS as err:
         raise RequestError(f"malformed multipart body: {err}") from err
     topic: str | None = None
     filename: str | None = None
@@ -169,7 +179,7 @@ async def _from_multipart(request: web.Request, limit: int) -> tuple[str, str, b
     while True:
         try:
             part = await reader.next()
-        except ValueError as err:
+        except _MULTIPART_ERRORS as err:
             raise RequestError(f"malformed multipart body: {err}") from err
         if part is None:
             break
@@ -186,6 +196,8 @@ async def _from_multipart(request: web.Request, limit: int) -> tuple[str, str, b
             # Some clients (aiohttp's among them) percent-encode the name; browsers and
             # curl send it raw. Decode first, so '%2F' cannot smuggle a '/' past the checks.
             filename = unquote(part.filename)
+            if not filename.isprintable():
+                raise RequestError("filename: contains control characters such as NUL", param="filename")
             data = await _read_part(part, limit, "file")
         elif part.name in ("topic", "overwrite"):
             raw = await _read_part(part, _FIELD_LIMIT, part.name)
@@ -214,19 +226,7 @@ async def _from_json(request: web.Request, limit: int) -> tuple[str, str, bytes,
     cap = 6 * limit + 4096
     if request.content_length is not None and request.content_length > cap:
         raise PayloadTooLarge(f"upload is over the limit of {limit} bytes", param="content")
-    body = bytearray()
-    async for chunk in request.content.iter_chunked(65536):
-        body += chunk
-        if len(body) > cap:
-            raise PayloadTooLarge(f"upload is over the limit of {limit} bytes", param="content")
-    try:
-        parsed = json.loads(bytes(body))
-    except UnicodeDecodeError as err:
-        raise RequestError("request body is not UTF-8 text") from err
-    except json.JSONDecodeError as err:
-        raise RequestError(
-            f"request body is not valid JSON: {err.msg} at line {err.lineno} column {err.colno}"
-        ) from err
+    parsed = parse_json(await read_limited(request, cap, f"upload (file limit {limit} bytes)"))
     if not isinstance(parsed, dict):
         raise RequestError("request body must be a JSON object {topic, filename, content}")
     for key in ("topic", "filename", "content"):

@@ -8,11 +8,13 @@ the one place they become HTTP statuses and error bodies.
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiohttp import web
 
+from homeagent.api import bodies
 from homeagent.api.keys import MAX_BODY_BYTES
 from homeagent.errors import HomeAgentError, RequestError
 from homeagent.log import get_logger, redact_text
@@ -67,6 +69,18 @@ async def error_middleware(request: web.Request, handler: Handler) -> web.Stream
         if "Allow" in err.headers:
             response.headers["Allow"] = err.headers["Allow"]
         return response
+    except sqlite3.OperationalError as err:
+        if "full" not in str(err):
+            log.exception("api.request.crashed", path=request.path)
+            return error_response(500, "internal server error", code="internal_error")
+        # Reads keep working; this write waits for space (nothing is half-stored).
+        log.error("api.request.disk_full", path=request.path, error=str(err))
+        response = error_response(
+            507, "the disk is full: HomeAgent cannot store this request; free space and retry",
+            code="insufficient_storage",
+        )
+        response.headers["Retry-After"] = "60"
+        return response
     except HomeAgentError as err:
         log.warning("api.request.failed", path=request.path, error=str(err))
         return error_response(500, str(err), code="internal_error")
@@ -97,18 +111,6 @@ def cors_middleware(origins: tuple[str, ...]) -> Callable[..., Any]:
 
 
 async def read_json(request: web.Request) -> dict[str, Any]:
-    """The request's JSON object body, or a 400 naming what is wrong with it."""
-    raw = await request.read()
-    if not raw.strip():
-        raise RequestError("request body is empty: expected a JSON object")
-    try:
-        body = json.loads(raw)
-    except UnicodeDecodeError as err:
-        raise RequestError("request body is not UTF-8 text") from err
-    except json.JSONDecodeError as err:
-        raise RequestError(
-            f"request body is not valid JSON: {err.msg} at line {err.lineno} column {err.colno}"
-        ) from err
-    if not isinstance(body, dict):
-        raise RequestError(f"request body must be a JSON object, got {type(body).__name__}")
-    return body
+    """The request's JSON object body, or a 4xx naming what is wrong with it
+    (size, nesting and lone surrogates are checked by homeagent/api/bodies.py)."""
+    return await bodies.read_json(request)

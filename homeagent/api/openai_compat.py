@@ -16,6 +16,7 @@ from typing import Any
 from aiohttp import web
 
 from homeagent.api.auth import member_of
+from homeagent.api.bodies import check_message, dumps
 from homeagent.api.keys import HEALTH, OPENAI_CHANNEL, PROVIDER
 from homeagent.api.middleware import error_body, error_response, read_json
 from homeagent.api.sse import SSE_HEADERS
@@ -95,6 +96,8 @@ def parse_chat_request(body: dict[str, Any], known_models: list[str]) -> dict[st
             user_text = text  # the last user message with text is the turn
     if user_text is None or not user_text.strip():
         raise RequestError("messages: no user message with text to answer", param="messages")
+    check_message(user_text, "messages")
+    check_message("\n\n".join(system), "messages")
     if body.get("tools"):
         raise RequestError(
             "tools: client-side tools are not supported; HomeAgent runs its own tools",
@@ -168,7 +171,7 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
                             ],
                             "usage": _usage(event),
                         },
-                        dumps=lambda o: json.dumps(o, ensure_ascii=False),
+                        dumps=dumps,
                     )
             return error_response(500, "the turn ended without an answer", code="internal_error")
 
@@ -185,7 +188,7 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
             }
             if req["include_usage"]:
                 payload["usage"] = None
-            return b"data: " + json.dumps(payload, ensure_ascii=False).encode() + b"\n\n"
+            return b"data: " + dumps(payload).encode() + b"\n\n"
 
         await response.write(chunk({"role": "assistant", "content": ""}))
         async for event in turn:

@@ -122,7 +122,7 @@ SCHEMAS: dict[str, Any] = {
         "type": "object",
         "required": ["message"],
         "properties": {"message": {"type": "string", "pattern": "\\S", "maxLength": 32000},
-                       "device_id": _STR, "context": _STR,
+                       "device_id": _STR, "context": {"type": "string", "maxLength": 32000},
                        "channel": _STR, "cancel_running": {"type": "boolean"}, "member": _STR},
     },
     "Devices": {
@@ -133,8 +133,9 @@ SCHEMAS: dict[str, Any] = {
         "type": "object",
         "required": ["input"],
         "additionalProperties": False,
-        "properties": {"input": {"type": "string", "pattern": "\\S"}, "channel": _STR, "device_id": _STR,
-                       "context": _STR, "cancel_running": {"type": "boolean"}, "member": _STR},
+        "properties": {"input": {"type": "string", "pattern": "\\S", "maxLength": 32000}, "channel": _STR,
+                       "device_id": _STR, "context": {"type": "string", "maxLength": 32000},
+                       "cancel_running": {"type": "boolean"}, "member": _STR},
     },
     "RunCreated": {
         "type": "object", "required": ["id", "status", "events_url"],

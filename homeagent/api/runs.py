@@ -19,10 +19,11 @@ from aiohttp import web
 
 from homeagent.agent.runs import RunRecord
 from homeagent.api.auth import MEMBER, member_of
+from homeagent.api.bodies import check_message, parse_last_event_id
 from homeagent.api.keys import BROKER, RUNS, RUNS_CHANNEL
 from homeagent.api.middleware import read_json
 from homeagent.api.permissions import answer_response
-from homeagent.api.sse import SSE_HEADERS, sse_frame, with_answer_url
+from homeagent.api.sse import SSE_HEADERS, end_with_error, sse_frame, with_answer_url
 from homeagent.errors import NotFoundError, RequestError
 
 _RUN_FIELDS = {"input", "channel", "device_id", "context", "cancel_running", "member"}
@@ -66,9 +67,11 @@ async def create_run(request: web.Request) -> web.Response:
     text = body.get("input")
     if not isinstance(text, str) or not text.strip():
         raise RequestError("input: required, a non-empty string", param="input")
+    check_message(text, "input")
     for name in ("channel", "device_id", "context", "member"):
         if not isinstance(body.get(name, ""), str):
             raise RequestError(f"{name}: expected a string", param=name)
+    check_message(body.get("context", ""), "context")
     if not isinstance(body.get("cancel_running", False), bool):
         raise RequestError("cancel_running: expected true or false", param="cancel_running")
     channel = body.get("channel") or "api"
@@ -112,18 +115,20 @@ async def list_runs(request: web.Request) -> web.Response:
 
 async def run_events(request: web.Request) -> web.StreamResponse:
     record = await _run_or_404(request)
-    last_id = request.headers.get("Last-Event-ID", "").strip()
-    if last_id:
-        if not last_id.lstrip("-").isdigit():
-            raise RequestError("Last-Event-ID: expected an event sequence number", param="Last-Event-ID")
-        after = int(last_id)
-    else:
+    after = parse_last_event_id(request.headers.get("Last-Event-ID"))
+    if after is None:
         after = int_param(request, "after_sequence", 0, -1, 2**62)
     response = web.StreamResponse(headers=SSE_HEADERS)
     await response.prepare(request)
-    async for event in request.app[RUNS].follow(record.id, max(after, 0)):
-        payload = with_answer_url(event.type, dict(event.payload), record.id)
-        await response.write(sse_frame(event.type, payload, event.sequence))
+    try:
+        async for event in request.app[RUNS].follow(record.id, max(after, 0)):
+            payload = with_answer_url(event.type, dict(event.payload), record.id)
+            await response.write(sse_frame(event.type, payload, event.sequence))
+    except ConnectionError:
+        raise  # the client went away
+    except Exception as err:  # noqa: BLE001 - the headers went out: end the stream with an error event
+        await end_with_error(request, response, err, "reading the run failed; see the daemon log")
+        return response
     await response.write_eof()
     return response
 

@@ -60,7 +60,10 @@ async def healthz(request: web.Request) -> web.Response:
     database = request.app[keys.DB]
     db = await database.check()
     stats = request.app[keys.AGENT_STATS]()
-    degraded = db != "ok" or provider.state not in ("ready",)
+    writers = {w.name: w.as_dict() for w in (request.app[keys.RUNS].health, *request.app.get(keys.WRITERS, ()))}
+    degraded = db != "ok" or provider.state not in ("ready",) or any(
+        w["status"] != "ok" for w in writers.values()
+    )
     body: dict[str, Any] = {
         "status": "degraded" if degraded else "ok",
         "version": __version__,
@@ -83,6 +86,7 @@ async def healthz(request: web.Request) -> web.Response:
             "pending": request.app[keys.INBOX].pending,
         },
         "tools": len(request.app[keys.TOOLS]),
+        "writers": writers,
     }
     subsystems = request.app.get(SUBSYSTEMS)
     if subsystems is not None:
@@ -125,6 +129,7 @@ def create_web_app(deps: ApiDeps) -> web.Application:
     web_app[keys.OPENAI_CHANNEL] = deps.openai
     web_app[keys.AGENT_CHAT_CHANNEL] = deps.agent_chat
     web_app[keys.RUNS_CHANNEL] = deps.run_channel
+    web_app[keys.WRITERS] = deps.writers
     web_app.router.add_get("/healthz", healthz)
     web_app.router.add_get("/v1/models", list_models)
     web_app.router.add_post("/v1/chat/completions", chat_completions)

@@ -114,6 +114,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         overrides["daemon"] = {"listen_addr": args.listen}
     config = load_config(args.config, overrides=overrides)
     configure_logging(config.log.level, config.log.format)
+    os.umask(0o077)  # every file the daemon makes is its user's alone (as UMask= in the unit)
     try:
         return anyio.run(_serve, config, overrides)
     except BaseException as exc:  # noqa: BLE001 - start-up failures become one clear line
@@ -284,6 +285,12 @@ async def _members(config: Config, args: argparse.Namespace) -> int:
             print(json.dumps({"name": args.name, "token": token}) if args.json else token)
             if not args.json:
                 print(f"member {args.name!r} added; the token above is shown only once", file=sys.stderr)
+        elif args.action == "rotate":
+            token = await store.rotate(args.name)
+            print(json.dumps({"name": args.name, "token": token}) if args.json else token)
+            if not args.json:
+                print(f"member {args.name!r} has a new token (shown only once); the old one no longer works",
+                      file=sys.stderr)
         elif args.action == "revoke":
             if not await store.revoke(args.name):
                 return _fail(f"no active member named {args.name!r}", 1)
@@ -302,7 +309,7 @@ async def _members(config: Config, args: argparse.Namespace) -> int:
 def cmd_members(args: argparse.Namespace) -> int:
     config = load_config(args.config)
     configure_logging("warning")
-    if args.action in ("add", "revoke") and not args.name:
+    if args.action in ("add", "revoke", "rotate") and not args.name:
         return _fail(f"members {args.action} needs a NAME")
     return anyio.run(_members, config, args)
 
@@ -356,7 +363,7 @@ def build_parser() -> argparse.ArgumentParser:
     register_ext_cli(sub)
 
     members = sub.add_parser("members", help="household members and their API tokens")
-    members.add_argument("action", choices=["add", "list", "revoke"])
+    members.add_argument("action", choices=["add", "list", "revoke", "rotate"])
     members.add_argument("name", nargs="?", help="the member's name (add, revoke)")
     members.add_argument("--json", action="store_true", help="print JSON")
     members.add_argument("--config", help="config file")

@@ -4,7 +4,8 @@ A run's asker does not hold the turn's event stream: it follows the run's record
 (resumable SSE, polling), where a `PermissionRequested` shows up like every other event
 and is answered through the permission broker. So the reply handle is detached, and the
 run is registered with the run hub before the interrupt reaches the inbox, so it can be
-read and cancelled at once.
+read and cancelled at once; its row is committed before `start` returns, so an
+acknowledged run survives a crash (as `interrupted`).
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from homeagent.io.registry import DeviceRegistry
 class RunBook(Protocol):
     """Where runs are recorded (the agent's run hub); io names only what it calls."""
 
-    def create(self, run_id: str, *, channel: str, device_id: str, member: str, text: str,
-               cancel: Callable[[], None] | None = None) -> None: ...
+    async def open(self, run_id: str, *, channel: str, device_id: str, member: str, text: str,
+                   cancel: Callable[[], None] | None = None) -> None: ...
 
 
 RUNS_CAPABILITIES = Capabilities(streams=True, confirms=True, receives_unasked=False)
@@ -56,7 +57,8 @@ class RunsChannel:
             text=text, channel=label, reply=reply, device_id=device_id, member=member,
             context=context, cancel_running=cancel_running, capabilities=self.capabilities,
         )
-        self._runs.create(interrupt.turn_id, channel=label, device_id=device_id, member=member, text=text,
+        # The run's row is committed before the id is handed out: a 202 is durable.
+        await self._runs.open(interrupt.turn_id, channel=label, device_id=device_id, member=member, text=text,
                           cancel=reply.cancel)
         await self._devices.touch(label, device_id)
         await self._inbox.submit(interrupt)

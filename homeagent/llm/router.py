@@ -262,14 +262,23 @@ class Router(ProviderBase):
             route = queue.pop(0)
             if not self._usable(route, ignore_cooldown=True):
                 continue  # disabled, or the budget ran out, since the plan was made
+            told = (self._fallback_told, self._budget_told_day)
             notice = self._episode_notice(request, route, bool(partial), failed_route) if notify else None
-            if notice is not None:
-                yield notice
             outcome = _Outcome()
             async for event in self._run(route, request, "".join(partial), outcome):
+                # The notice names the engine answering: it goes out with that engine's
+                # first output, never for one that fails before saying anything.
+                if notice is not None:
+                    yield notice
+                    notice = None
                 if isinstance(event, TextDelta):
                     partial.append(event.text)
                 yield event
+            if notice is not None and outcome.error is None:
+                yield notice
+                notice = None
+            if notice is not None:  # this engine did not answer: the next one is announced
+                self._fallback_told, self._budget_told_day = told
             if outcome.error is None:
                 return
             last_error = outcome.error

@@ -19,6 +19,7 @@ column kept: archived text stays readable by id and through `search_archive()`.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import re
@@ -33,7 +34,7 @@ import anyio
 import numpy as np
 
 from homeagent.clock import Clock
-from homeagent.log import get_logger
+from homeagent.log import get_logger, redact_text
 from homeagent.memory.query import EXPANSION_WEIGHT, QueryPlanner
 from homeagent.memory.timecues import TimeCue
 from homeagent.memory.vector import Hit, Rerank, Scoring, VectorIndex
@@ -237,6 +238,8 @@ class DocumentStore:
         skip reading the stored rows back (the result is then empty)."""
         now = _ts(self.clock.now())
         rows = []
+        # Secrets are redacted at rest, with the rules of the run recorder and the logs.
+        docs = [d if (clean := redact_text(d.text)) == d.text else dataclasses.replace(d, text=clean) for d in docs]
         for doc in docs:
             if not doc.text.strip():
                 raise ValueError("a document needs non-empty text")

@@ -27,7 +27,7 @@ import anyio
 
 from homeagent.clock import Clock
 from homeagent.llm.base import Message, Provider
-from homeagent.log import get_logger
+from homeagent.log import get_logger, redact_text
 from homeagent.members import for_everyone
 from homeagent.memory.context import ContextEntry, RelevanceContext
 from homeagent.memory.documents import DocumentStore, NewDocument
@@ -38,6 +38,7 @@ from homeagent.memory.textlog import TextMemory
 from homeagent.memory.tools import document_tools, memory_tools
 from homeagent.memory.vector import VectorIndex
 from homeagent.store import Database
+from homeagent.store.health import WriterHealth
 from homeagent.text import estimate_tokens
 from homeagent.tools.registry import ToolSpec
 
@@ -96,6 +97,8 @@ class MemoryService:
             clock=clock,
         )
         self.textlog = TextMemory(Path(data_dir) / TEXT_LOG_FILE, clock=clock)
+        self.text_log_health = WriterHealth("text_log")
+        self._text_pending: list[tuple[str, str, dict[str, Any]]] = []
         self.last_heartbeat: HeartbeatReport | None = None
         # Documents committed during a turn not yet recorded, by turn id.
         self._committed: dict[str, list[str]] = {}
@@ -175,18 +178,39 @@ class MemoryService:
         shared = bool(member) and for_everyone(interrupt.text)
         owner = "" if shared else member
         committed = self._committed.pop(interrupt.turn_id, [])
+        # Secrets the user typed ("sk-…", "password: …") never reach memory at rest: the
+        # text log, the context and what is archived from it keep them redacted.
+        said, answer = redact_text(interrupt.text), redact_text(answer)
         # The log keeps who spoke (the distiller's "I"); `shared` makes its facts shared.
-        await self.textlog.append(
-            interrupt.text, answer, turn_id=interrupt.turn_id, channel=interrupt.channel,
+        await self._append_text(
+            said, answer, turn_id=interrupt.turn_id, channel=interrupt.channel,
             device_id=interrupt.device_id, member=member, meta={"shared": True} if shared else None,
         )  # fmt: skip
         if shared:
             await self.documents.share(committed)
             await self.graph.share_turn(interrupt.turn_id)
-        await self.context.append("user", interrupt.text, interrupt.turn_id, owner)
+        await self.context.append("user", said, interrupt.turn_id, owner)
         if answer:
             await self.context.append("assistant", answer, interrupt.turn_id, owner)
-        await self.context.prune(answer or interrupt.text, member=owner)
+        await self.context.prune(answer or said, member=owner)
+
+    async def _append_text(self, user: str, assistant: str, **fields: Any) -> None:
+        """Append to memory.jsonl; an exchange that cannot be written (a full disk) is kept
+        and written before the next one, and the failure shows in /healthz."""
+        self._text_pending.append((user, assistant, fields))
+        while self._text_pending:
+            u, a, f = self._text_pending[0]
+            try:
+                await self.textlog.append(u, a, **f)
+            except OSError as err:
+                self._text_pending = self._text_pending[-10_000:]
+                self.text_log_health.failed(err)
+                self.text_log_health.pending = len(self._text_pending)
+                log.warning("memory.text_log.write_failed", error=str(err), pending=len(self._text_pending))
+                return
+            self._text_pending.pop(0)
+        self.text_log_health.succeeded()
+        self.text_log_health.pending = 0
 
     async def _archive(self, entries: Sequence[ContextEntry]) -> None:
         await self.documents.commit([

@@ -30,6 +30,7 @@ import anyio
 
 from homeagent.clock import Clock
 from homeagent.log import get_logger
+from homeagent.text import scrub_surrogates
 
 log = get_logger("homeagent.memory.textlog")
 
@@ -145,7 +146,8 @@ class TextMemory:
     def _write(self, body: dict[str, Any], at: datetime | None) -> TextRecord:
         when = at or self.clock.now()
         payload = {"v": FORMAT_VERSION, "id": uuid.uuid4().hex, "at": when.isoformat(), **body}
-        line = (json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+        # A lone surrogate (a model's glitch) would make the line unencodable: U+FFFD instead.
+        line = (scrub_surrogates(json.dumps(payload, ensure_ascii=False, separators=(",", ":"))) + "\n").encode()
         with self._lock:
             if self._fd is None:
                 raise RuntimeError("the text log is not open")

@@ -13,6 +13,8 @@ is newer than this code knows is refused instead of being silently misread.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
 import threading
 import time
@@ -46,11 +48,25 @@ def _connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
+def _private(path: Path) -> None:
+    """The database and its WAL files are the owner's alone (0600): they hold a household's
+    words. SQLite gives the -wal and -shm files the main file's mode."""
+    if not path.exists():
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    for p in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        with contextlib.suppress(FileNotFoundError, PermissionError):
+            if p.stat().st_mode & 0o077:
+                p.chmod(0o600)
+
+
 class Database:
     """Async facade over one SQLite file. Use as an async context manager."""
 
-    def __init__(self, path: Path, migrations: Sequence[Migration]):
+    def __init__(self, path: Path, migrations: Sequence[Migration], *, move_corrupt: bool = False):
+        """`move_corrupt`: a file failing quick_check is moved aside (the daemon's start);
+        otherwise (the CLI's tools) it is only refused, and left where it is."""
         self.path = Path(path)
+        self._move_corrupt = move_corrupt
         self._migrations = sorted(migrations, key=lambda m: m.version)
         versions = [m.version for m in self._migrations]
         if len(set(versions)) != len(versions) or any(v < 1 for v in versions):
@@ -61,6 +77,8 @@ class Database:
         # worker threads, so connections of dead threads are closed as new ones open.
         self._reader_conns: dict[threading.Thread, sqlite3.Connection] = {}
         self._reader_lock = threading.Lock()
+        # True when open() found no database (missing or zero-length) and made a new one.
+        self.created_fresh = False
 
     @property
     def schema_version(self) -> int:
@@ -76,8 +94,10 @@ class Database:
     def open(self) -> None:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._writer = _connect(self.path)
-            mode = self._writer.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            self.created_fresh = not self.path.exists() or self.path.stat().st_size == 0
+            _private(self.path)
+            self._writer = writer = _connect(self.path) if self.created_fresh else self._checked()
+            mode = writer.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         except sqlite3.DatabaseError as err:
             raise StartupError(
                 f"database {self.path} cannot be opened: {err} "
@@ -91,9 +111,43 @@ class Database:
             self._migrate()
         except BaseException:
             # __aexit__ does not run when __aenter__ fails: do not leak the connection.
-            self._writer.close()
+            writer.close()
             self._writer = None
             raise
+
+    def _checked(self) -> sqlite3.Connection:
+        """`PRAGMA quick_check` before anything is served: a corrupt file is moved aside
+        and the start refused with the way back, instead of serving (and writing) on it."""
+        writer: sqlite3.Connection | None = None
+        try:
+            # Garbage in the schema pages fails already in the connection's own pragmas.
+            writer = _connect(self.path)
+            rows = writer.execute("PRAGMA quick_check").fetchall()
+            problem = "" if rows and rows[0][0] == "ok" else "; ".join(str(r[0]) for r in rows[:3])
+        except sqlite3.DatabaseError as err:
+            problem = str(err)
+        if not problem and writer is not None:
+            return writer
+        if writer is not None:
+            writer.close()
+        if not self._move_corrupt:
+            raise StartupError(
+                f"database {self.path} is corrupt (quick_check: {problem[:200]}); `homeagent serve` moves it "
+                "aside and rebuilds the conversation from memory.jsonl, or put a backup in its place"
+            )
+        stamp = time.strftime("%Y%m%dT%H%M%S")
+        aside = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
+        for suffix in ("", "-wal", "-shm"):
+            src = self.path.with_name(self.path.name + suffix)
+            if src.exists():
+                src.rename(aside.with_name(aside.name + suffix))
+        log.error("store.corrupt", path=str(self.path), problem=problem, moved_to=str(aside))
+        raise StartupError(
+            f"database {self.path} is corrupt (quick_check: {problem[:200]}); it was moved aside to "
+            f"{aside} and HomeAgent will not serve on it. Put a backup in its place, or start again: "
+            "a missing database is rebuilt from memory.jsonl (the conversation and recent context; "
+            "runs, action records, members and the audit log cannot be rebuilt)."
+        )
 
     def close(self) -> None:
         with self._reader_lock:

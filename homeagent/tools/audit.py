@@ -18,6 +18,7 @@ from typing import Any
 from homeagent.chat import ToolCall
 from homeagent.log import get_logger, redact, redact_text
 from homeagent.store import Database
+from homeagent.store.health import WriterHealth
 from homeagent.tools.registry import ToolContext, ToolResult
 
 log = get_logger("homeagent.tools.audit")
@@ -83,11 +84,23 @@ def summarize(content: str, limit: int = SUMMARY_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+_INSERT = (
+    "INSERT INTO tool_call_log(created_at, turn_id, call_id, channel, device_id, member,"
+    " name, arguments, decision, success, result_summary, duration_ms)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+MAX_PENDING = 10_000  # rows kept in memory while the database cannot take them
+
+
 class AuditLog:
-    """Writes and reads `tool_call_log`. Recording never raises into the tool loop."""
+    """Writes and reads `tool_call_log`. Recording never raises into the tool loop: a row
+    that cannot be written (a full disk) is kept and written with the next one, and the
+    failure shows in /healthz (`health`)."""
 
     def __init__(self, db: Database):
         self._db = db
+        self.health = WriterHealth("audit")
+        self._pending: list[tuple[Any, ...]] = []
 
     async def record(
         self,
@@ -111,16 +124,18 @@ class AuditLog:
             summarize(result.content),
             float(result.duration_ms),
         )
+        self._pending.append(row)
+        rows, self._pending = self._pending, []
         try:
-            await self._db.execute(
-                "INSERT INTO tool_call_log(created_at, turn_id, call_id, channel, device_id, member,"
-                " name, arguments, decision, success, result_summary, duration_ms)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                row,
-            )
+            await self._db.write(lambda c: c.executemany(_INSERT, rows))
         except sqlite3.Error as err:
-            # The audit trail must not end the turn; the failure itself is logged.
-            log.warning("tool.audit.write_failed", tool=call.name, error=str(err))
+            # The audit trail must not end the turn: keep the rows for the next write.
+            self._pending = (rows + self._pending)[-MAX_PENDING:]
+            self.health.failed(err)
+            log.warning("tool.audit.write_failed", tool=call.name, error=str(err), pending=len(self._pending))
+        else:
+            self.health.succeeded()
+        self.health.pending = len(self._pending)
 
     async def recent(
         self, *, limit: int = 50, name: str | None = None, turn_id: str | None = None

@@ -159,17 +159,25 @@ class PermissionGate:
         *,
         confirmer: Confirmer | None = None,
         session: str | None = None,
+        untrusted_source: str = "",
     ) -> Verdict:
+        """`untrusted_source` names the tool whose output the call appears to come from
+        (homeagent/tools/untrusted.py): such a call is never allowed without asking."""
         decision = self.policy.decide(spec)
-        if decision == "allow":
+        if decision == "allow" and not untrusted_source:
             return Verdict(True, "allow")
         if decision == "deny":
             log.info("tool.permission.denied", tool=spec.name, permission=str(spec.permission))
             return Verdict(False, "deny", f"error: {spec.name} is not permitted here ({spec.permission} "
                            "actions are denied by the household's permission policy). Tell the user it is not allowed.")
         session = session or self.session_of(ctx)
-        if (session, spec.name) in self._grants:
+        if (session, spec.name) in self._grants and not untrusted_source:
             return Verdict(True, "session_grant")
+        if confirmer is None and untrusted_source:
+            log.warning("tool.permission.untrusted_refused", tool=spec.name, source=untrusted_source)
+            return Verdict(False, "refused_untrusted", f"error: {spec.name} was not run: the request for it came "
+                           f"from the output of {untrusted_source} (data, not the user's words), and this channel "
+                           "cannot ask the user to confirm. Tell the user what was refused.")
         if confirmer is None:
             return Verdict(False, "no_confirmer", f"error: {spec.name} needs the user's confirmation, and "
                            f"this channel ({ctx.channel}) cannot ask for it. Tell the user to confirm from the app or the console.")
@@ -314,6 +322,7 @@ async def execute_guarded(
     gate: PermissionGate | None = None,
     audit: Any = None,
     confirmer: Confirmer | None = None,
+    untrusted_source: str = "",
 ) -> ToolResult:
     """Validate, check the policy (asking if needed), run, and audit one call.
 
@@ -330,10 +339,14 @@ async def execute_guarded(
         except Exception:  # noqa: BLE001 - registry.execute reports the problem itself
             valid = False
         if valid:
-            verdict = await gate.check(spec, call, ctx, confirmer=confirmer)
+            verdict = await gate.check(spec, call, ctx, confirmer=confirmer, untrusted_source=untrusted_source)
             decision = verdict.decision
             if not verdict.allowed:
                 result = ToolResult(call.id, call.name, False, verdict.message)
+    if spec is not None and gate is None and untrusted_source:
+        decision = "refused_untrusted"
+        result = ToolResult(call.id, call.name, False, f"error: {call.name} was not run: it came from the "
+                            f"output of {untrusted_source}, and nobody can confirm it here.")
     if result is None:
         result = await registry.execute(call, ctx)
     elif spec is not None and decision == "no_confirmer":

@@ -2,8 +2,9 @@
 
 schemathesis generates valid and invalid requests for every documented operation and
 checks that the daemon never answers 5xx, that status codes and content types are the
-documented ones and that JSON bodies match their schemas. Bounded in examples per
-operation so the run stays short.
+documented ones and that JSON bodies match their schemas. Every generation mode and
+phase runs (positive and negative data, unicode and header edge cases); bounded in
+examples per operation so the run stays short. The daemon must still be healthy after.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import urllib.request
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
+from schemathesis import GenerationMode
 
 from homeagent.api.openapi import build_document
 
@@ -36,6 +38,12 @@ AUDIO_UPLOADS = frozenset({"/v1/audio/transcriptions", "/api/voice"})
 
 # The document the daemon serves at /api/openapi.json (a test checks they are the same).
 schema = schemathesis.openapi.from_dict(build_document())
+# Every strategy: valid and invalid data, the coverage phase's edge cases (boundaries,
+# unicode, NUL bytes, wrong types, missing and extra headers and parameters) and fuzzing.
+schema.config.generation.update(
+    modes=list(GenerationMode), allow_x00=True, codec="utf-8", with_security_parameters=True,
+)
+schema.config.phases.update(phases=["examples", "coverage", "fuzzing"])
 
 
 def test_served_document_is_the_fuzzed_one(daemon_url):
@@ -53,3 +61,9 @@ def test_api_never_fails_and_matches_its_document(case, daemon_url):
         # A binary body's schema cannot say "a WAV file": random bytes are rightly a 400.
         excluded.append(schemathesis.checks.positive_data_acceptance)
     case.call_and_validate(base_url=daemon_url, timeout=30, excluded_checks=excluded)
+
+
+def test_daemon_is_healthy_after_the_fuzzing(daemon_url):
+    with urllib.request.urlopen(daemon_url + "/healthz", timeout=10) as resp:
+        health = json.load(resp)
+    assert health["status"] == "ok", health

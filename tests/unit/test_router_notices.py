@@ -51,3 +51,20 @@ async def test_second_outage_after_recovery_announces_itself_again():
     assert text == "local three"
     assert [n.kind for n in notices] == ["failover"], "a new fallback episode after recovery must notify"
     assert len(cloud.requests) == 3 and len(local.requests) == 3
+
+
+async def test_the_notice_names_the_engine_that_answered():
+    """Two cloud engines down, the echo engine answers: the one notice names echo, not
+    the second cloud engine that was tried and failed too."""
+    first = ScriptedProvider([DOWN], name="cloud")
+    second = ScriptedProvider([DOWN], name="backup")
+    echo = ScriptedProvider(["local answer"], name="echo")
+    router = Router(
+        [Route("cloud", first, cloud=True, type="openai_compatible"),
+         Route("backup", second, cloud=True, type="openai_compatible"),
+         Route("echo", echo, type="echo")],
+        clock=FakeClock(), notices="event",
+    )
+    text, notices = await turn(router, ask())
+    assert text == "local answer"
+    assert [n.text for n in notices] == ["(The cloud model is unavailable right now, so the echo model is answering.)"]

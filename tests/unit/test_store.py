@@ -316,6 +316,7 @@ async def test_unusable_path_is_a_startup_error(tmp_path: Path) -> None:
 async def test_corrupt_file_is_a_startup_error(tmp_path: Path) -> None:
     path = tmp_path / "junk.db"
     path.write_bytes(b"this is not a sqlite database at all" * 200)
-    with pytest.raises(StartupError, match="cannot be opened"):
+    with pytest.raises(StartupError, match="is corrupt .*file is not a database"):
         async with Database(path, MIGRATIONS):
             pass
+    assert path.exists()  # only the daemon's start moves a corrupt file aside

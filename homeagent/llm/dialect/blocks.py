@@ -84,6 +84,15 @@ def extract_actions(reply: str) -> ParsedReply:
     return ParsedReply(text, tuple(calls), tuple(errors))
 
 
+_PROTOCOL_TAG_RE = re.compile(r"\[(/?)(ACTION|RESULTS)\]", re.IGNORECASE)
+
+
+def quote_protocol(text: str) -> str:
+    """Tool output with the dialect's tags defused: text a tool returned is data, and a
+    block inside it must not read to the model as a block it may copy."""
+    return _PROTOCOL_TAG_RE.sub(lambda m: f"[{m.group(1)}quoted {m.group(2).lower()}]", text)
+
+
 def render_results(lines: Iterable[str]) -> str:
     """The message that gives a model without native tools its calls' results."""
     body = "\n".join(lines)

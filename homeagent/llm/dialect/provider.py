@@ -50,6 +50,7 @@ from homeagent.llm.base import (
 from homeagent.llm.dialect.blocks import (
     ActionStreamFilter,
     extract_actions,
+    quote_protocol,
     render_block,
     render_results,
 )
@@ -210,6 +211,10 @@ class ActionDialect(ProviderBase):
             if i == user_at and section and turn_at < 0:
                 marked.append(Message("system", section))  # the prompt has no turn section
             content = m.content
+            if m.role == "system":
+                # Knowledge and memory in the prompt are data: no block in them reads as one.
+                keep = stable if i == 0 else 0
+                content = content[:keep] + quote_protocol(content[keep:])
             if i == 0 and m.role == "system" and request.tools:
                 head = self.stable_prefix(content[:stable], request.tools)
                 content, stable = head + content[stable:], len(head)
@@ -267,7 +272,7 @@ class ActionDialect(ProviderBase):
         results: list[str] = []
         for m in messages:
             if m.role == "tool":
-                results.append(f"- {m.name or 'tool'}: {m.content}")
+                results.append(f"- {m.name or 'tool'}: {quote_protocol(m.content)}")
                 continue
             if results:
                 out.append(Message("user", render_results(results)))
