@@ -21,6 +21,7 @@ from homeagent.actions import ActionSettings, HouseholdMode, register_actions
 from homeagent.agent.conversation import Conversation, StoredMessage
 from homeagent.agent.core import Agent
 from homeagent.agent.personality import Personality
+from homeagent.intent import IntentLayer, IntentSettings
 from homeagent.agent.prompt import PromptBuilder
 from homeagent.agent.runs import RunHub
 from homeagent.api.deps import ApiDeps, Health
@@ -162,6 +163,11 @@ class App:
         await self.runs.recover()
         # Called when a user asks to forget a message; memory tiers add theirs.
         self.forgetters: list[Callable[[StoredMessage], Awaitable[dict[str, int]]]] = []
+        self.intent: IntentLayer | None = None
+        if acfg.intent:  # the intent layer, trained from the registry (a worker thread, ~2-4 s)
+            self.intent = IntentLayer(self.tools, clock=self.clock, personality=self.personality.text, db=self.db,
+                                      settings=IntentSettings(top_k=acfg.top_k))
+            await self.intent.train()
         self.agent = Agent(
             provider=self.provider,
             registry=self.tools,
@@ -182,6 +188,7 @@ class App:
             gate=self.permissions,
             broker=self.broker,
             audit=self.audit,
+            intent=self.intent,
         )
         self.forgetters.append(self.memory.forget_message)
         log.info(
@@ -223,6 +230,8 @@ class App:
         names += await self.conversation.members()
         profiles = await self.profiles.rebuild(names)
         log.info("memory.profiles.rebuilt", members=profiles)
+        if self.intent is not None:  # what the household taught the intent layer
+            await self.intent.retrain_if_changed()
         return report
 
     async def _check_loop(self) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from homeagent.actions.schema import MIGRATIONS as ACTIONS
+from homeagent.intent.schema import MIGRATIONS as INTENT
 from homeagent.knowledge.schema import MIGRATIONS as KNOWLEDGE
 from homeagent.llm.schema import MIGRATIONS as LLM
 from homeagent.memory.graph_schema import MIGRATIONS as GRAPH
@@ -13,7 +14,7 @@ from homeagent.store.migrations import MIGRATIONS as CORE
 
 
 def all_migrations() -> tuple[Migration, ...]:
-    migrations = [*CORE, *MEMORY, *GRAPH, *KNOWLEDGE, *ACTIONS, *LLM, *PROFILES]
+    migrations = [*CORE, *MEMORY, *GRAPH, *KNOWLEDGE, *ACTIONS, *LLM, *PROFILES, *INTENT]
     versions = [m.version for m in migrations]
     if len(versions) != len(set(versions)):
         raise ValueError(f"duplicate migration versions: {sorted(versions)}")
