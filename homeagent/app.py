@@ -21,13 +21,13 @@ from homeagent.actions import ActionSettings, HouseholdMode, register_actions
 from homeagent.agent.conversation import Conversation, StoredMessage
 from homeagent.agent.core import Agent
 from homeagent.agent.personality import Personality
-from homeagent.intent import IntentLayer, IntentSettings
 from homeagent.agent.prompt import PromptBuilder
 from homeagent.agent.runs import RunHub
 from homeagent.api.deps import ApiDeps, Health
 from homeagent.clock import Clock, SystemClock
 from homeagent.config import Config
 from homeagent.errors import ConfigError, StartupError
+from homeagent.intent import IntentLayer, IntentSettings
 from homeagent.io import DeviceRegistry, Inbox
 from homeagent.io.agent_chat import AgentChatChannel
 from homeagent.io.openai import OpenAIChannel

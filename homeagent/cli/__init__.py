@@ -320,6 +320,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     register_tools_cli(sub)
 
+    from homeagent.cli.intent import register_cli as register_intent_cli
+
+    register_intent_cli(sub)
+
     members = sub.add_parser("members", help="household members and their API tokens")
     members.add_argument("action", choices=["add", "list", "revoke"])
     members.add_argument("name", nargs="?", help="the member's name (add, revoke)")

@@ -30,11 +30,18 @@ from typing import Any
 import anyio
 
 from homeagent.actions.base import CATEGORIES
+from homeagent.actions.dates import DateError, parse_when
 from homeagent.chat import ToolCall, ToolDef
 from homeagent.clock import Clock
 from homeagent.intent.classifier import IntentModel, Prediction
-from homeagent.actions.dates import DateError, parse_when
-from homeagent.intent.slots import find_day, generic, is_when, match_template, split_items, strip_polite
+from homeagent.intent.slots import (
+    find_day,
+    generic,
+    is_when,
+    match_template,
+    split_items,
+    strip_polite,
+)
 from homeagent.intent.training import NONE_LABEL, Example, Template, all_templates, generate
 from homeagent.log import get_logger
 from homeagent.store import Database
@@ -48,6 +55,9 @@ _QUESTION_RE = re.compile(
     r"^(?:what|which|who|whom|whose|where|when|how|is|are|am|was|were|do|does|did|have|has|any|should|shall|can i|may i)\b",
     re.I,
 )
+# Asking whether something happened or is there, even around polite words ("帮我…了吗？").
+_ASKS_RE = re.compile(r"(?:了吗|了么|了没有?|过吗)[\s？?。]*$|^(?:我)?是不是|有没有.*[？?]$|^(?:did|do|does|have|has|is|are|was|were)"
+                      r" (?:i|we|you|it|there|my|the)\b|^is it true", re.I)
 _REQUEST_RE = re.compile(r"^(?:can|could|would|will) you\b|^please\b|帮我|麻烦|能不能帮|可以帮|请", re.I)
 _WHO_RE = re.compile(r"你是谁|你叫什么|介绍一下你自己|你是什么|who are you|what(?:'s| is) your name|introduce yourself|what are you\b", re.I)
 _HELP_RE = re.compile(
@@ -64,6 +74,7 @@ _VERB_WORDS = (
     ("update", re.compile(r"改|换|推迟|提前|挪|change|move|reschedule|push|update|make it", re.I)),
 )
 _MODELS: dict[str, IntentModel] = {}
+_BARE_PRONOUN_RE = re.compile(r"它|这个|那个|这条|那条|it|that|this|that one|this one", re.I)
 _LOOKUP_NOUN_RE = re.compile(r"(?:\s+(?:task|note|event|habit|appointment|countdown|goal)|那个任务|这个任务|任务|那条笔记|笔记"
                              r"|这个习惯|习惯|的目标|目标|倒计时)$", re.I)
 _VERBS = ("create", "add", "record", "update", "delete", "complete", "mark", "check_in", "list", "get", "write")
@@ -149,7 +160,8 @@ class IntentLayer:
         rows = await self.db.fetchall("SELECT text, action, arguments FROM intent_examples ORDER BY id")
         return [Example(r["text"], r["action"], json.loads(r["arguments"] or "{}"), "learned:0") for r in rows]
 
-    def train_sync(self, extra: Sequence[Example] = (), *, limit_per_action: int | None = None) -> None:
+    def train_sync(self, extra: Sequence[Example] = (), *, limit_per_action: int | None = None,
+                   fresh: bool = False) -> None:
         defs = self._action_defs()
         self._actions = {d.name: d for d in defs}
         self.templates = all_templates(defs)
@@ -158,7 +170,7 @@ class IntentLayer:
         # shared (several Apps in one process, the CLI, tests) instead of trained again.
         key = json.dumps([[d.name, list(d.examples)] for d in defs] + [[e.text, e.action] for e in extra]
                          + [limit_per_action, self.settings.cost], ensure_ascii=False)
-        cached = _MODELS.get(key)
+        cached = None if fresh else _MODELS.get(key)
         if cached is None:
             examples = generate(self.templates, extra=extra, limit_per_action=limit_per_action)
             cached = IntentModel()
@@ -215,8 +227,9 @@ class IntentLayer:
             return Route("intent", "who_am_i", 1.0, answer=self.who_am_i(lang), language=lang, reason="who")
         if _HELP_RE.search(text.strip()) and len(stripped) < 40:
             return Route("intent", "help", 1.0, answer=self.help_text(lang), language=lang, reason="help")
-        question = bool(_QUESTION_RE.search(text.strip()) or _QUESTION_RE.search(stripped)) \
-            and not _REQUEST_RE.search(text.strip())
+        question = bool(_ASKS_RE.search(text.strip())) or (
+            bool(_QUESTION_RE.search(text.strip()) or _QUESTION_RE.search(stripped))
+            and not _REQUEST_RE.search(text.strip()))
         # A correction: "不是这个，我是说记到购物清单里" — route what follows, learn from it.
         correction = _CORRECTION_RE.match(stripped)
         if correction and correction.end() < len(stripped) and ctx.last_text:
@@ -258,6 +271,9 @@ class IntentLayer:
             return self._to_model(text, lang, prediction, tools, question, reason="below threshold")
         assert spec is not None
         args = self.fill(label, text)
+        if any(isinstance(v, str) and _BARE_PRONOUN_RE.fullmatch(v.strip()) for v in args.values()):
+            # "把它改到4点" with nothing touched before: which record is meant is unknown.
+            return self._to_model(text, lang, prediction, tools, question, reason="no referent")
         return self._calls(label, args, prediction, lang, question=question, ctx=ctx)
 
     def _is_read(self, name: str) -> bool:
@@ -339,7 +355,7 @@ class IntentLayer:
             target = next((n for n in self._actions if n.startswith("mark_") and _entity(n) == entity), None)
         if target is None:
             return None
-        args: dict[str, Any] = {"id": ctx.last_id}
+        args = {"id": ctx.last_id}
         spec = self.registry.get(target)
         if spec is not None and verb == "update":
             props = dict(spec.parameters).get("properties", {})
@@ -364,7 +380,7 @@ class IntentLayer:
         m = re.match(r"(\d{4}-\d{2}-\d{2})(?:T(\d{2}))?", before)
         if m is None:
             return value
-        if m.group(2) and int(m.group(2)) >= 12 > hour and hour < 8 and not re.search(r"am|早|上午|凌晨", value, re.I):
+        if hour < 8 and not re.search(r"am|早|上午|凌晨", value, re.I):
             hour += 12
         return f"{m.group(1)} {hour:02d}:{when.value.minute:02d}"
 
@@ -426,6 +442,7 @@ class IntentLayer:
 
     def help_text(self, lang: str) -> str:
         by_category: dict[str, list[str]] = {}
+        spec: Any
         for spec in self.registry:
             if spec.category not in CATEGORIES:
                 continue

@@ -77,12 +77,13 @@ class Template:
         """A regex matching an utterance of this template (politeness stripped, as the
         utterance is); slots are named groups. Strict: the template's punctuation must be
         there (so a slot cannot swallow it); loose: punctuation is optional."""
-        key = (self.text, strict)
-        cached = _PATTERNS.get(key)
+        cache_key = (self.text, strict)
+        cached = _PATTERNS.get(cache_key)
         if cached is not None:
             return cached
         text = _POLITE_RE.sub("", self.text)
-        out, pos, seen = [], 0, set()
+        out: list[str] = []
+        pos, seen = 0, set()
         for m in _SLOT_RE.finditer(text):
             out.append(_literal(text[pos:m.start()], strict))
             key = m.group("key")
@@ -91,7 +92,7 @@ class Template:
             pos = m.end()
         out.append(_literal(text[pos:], strict))
         compiled = re.compile("^" + "".join(out) + "$", re.I | re.S)
-        _PATTERNS[key] = compiled
+        _PATTERNS[cache_key] = compiled
         return compiled
 
 
@@ -139,8 +140,8 @@ def templates_for(tool: ToolDef) -> list[Template]:
         if parsed is not None and parsed[1] == tool.name:
             raw.append(_mark(parsed[0], parsed[2]))
     for text in TEMPLATES.get(tool.name, ()):
-        body, _, fixed = text.partition(" ## ")
-        raw.append((body, _fixed(fixed)))
+        body, _, implied = text.partition(" ## ")
+        raw.append((body, _fixed(implied)))
     # Every slot key's values: the pool it names, plus what the examples used.
     seen: dict[tuple[str, str], list[str]] = {}
     for text, _ in raw:
@@ -153,18 +154,18 @@ def templates_for(tool: ToolDef) -> list[Template]:
                 bucket += zh if lang == "zh" else en
             else:
                 bucket += [v for v in (m.group("values") or "").split("|") if v]
-    out = []
+    made: list[Template] = []
     for text, fixed in raw:
         lang = "zh" if has_han(text) else "en"
         keys = {m.group("key") for m in _SLOT_RE.finditer(text)}
-        values = {}
+        values: dict[str, tuple[str, ...]] = {}
         for key in keys:
             own = [v for m in _SLOT_RE.finditer(text) if m.group("key") == key
                    for v in ((m.group("values") or "").split("|") if m.group("values") else [])]
             pool = own or seen.get((key, lang)) or seen.get((key, "en" if lang == "zh" else "zh")) or ["x"]
             values[key] = tuple(dict.fromkeys(pool))
-        out.append(Template(tool.name, text, fixed, values))
-    return out
+        made.append(Template(tool.name, text, fixed, values))
+    return made
 
 
 def _mark(text: str, args: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -216,5 +217,9 @@ def generate(
             out.append(Example(text.capitalize() + ("." if index % 2 else "!"), NONE_LABEL, {}, f"none:{index % 7}"))
         else:
             out.append(Example(text + ("。" if index % 2 else "！"), NONE_LABEL, {}, f"none:{index % 7}"))
-    out += list(extra)
+    # What the household taught weighs like a template: the utterance and its wrappings.
+    for example in extra:
+        wraps = ZH_WRAP if has_han(example.text) else EN_WRAP
+        for pre, post in dict.fromkeys(wraps):
+            out.append(Example(f"{pre}{example.text}{post}", example.action, example.args, "learned:0"))
     return out
