@@ -99,6 +99,7 @@ POOLS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 # action → templates (Chinese and English mixed; the language is read from the text).
 TEMPLATES: dict[str, tuple[str, ...]] = {
     "create_task": (
+        "别让我忘了{content:chore}", "回头提醒我{content:chore}", "记得提醒我{content:chore}", "gotta remember to {content:chore}", "I have to {content:chore} {due:when}", "add a task to {content:chore} {due:when}",
         "提醒我{due:when}{content:chore}", "{due:when}记得{content:chore}", "帮我记一个任务：{content:chore}",
         "添加待办{content:chore}", "新建一个任务{content:chore}，{due:when}截止", "别忘了提醒我{content:chore}",
         "加个待办：{due:when}{content:chore}", "帮我创建一个任务：{content:chore}", "记个任务{content:chore}",
@@ -117,6 +118,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "check off task {id=2|5|7}", "done with {content:chore}",
     ),
     "list_tasks": (
+        "有没有{query:chore}的任务", "do I have a task about {query:chore}", "还有啥要做的", "anything left to do",
         "我还有哪些任务", "看看我的待办", "我还有什么没做完", "今天有什么任务 ## from=今天", "列出所有任务 ## status=all",
         "我完成了哪些任务 ## status=done", "这周要做什么 ## from=本周", "待办清单给我看看", "我有什么要做的事",
         "what tasks do I have", "what's on my to-do list", "show my tasks", "what do I still have to do",
@@ -135,6 +137,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "get rid of the {content:chore} task",
     ),
     "create_event": (
+        "{start:when}去{title:event}", "{start:when}要{title:event}", "{title:event} {start:when}, add it to the calendar", "I've got {title:event} {start:when}",
         "帮我安排{start:when}{title:event}", "{start:when}有{title:event}，记到日程里", "日程加一个{title:event}，{start:when}",
         "{start:when}{title:event}，帮我记一下", "约了{start:when}{title:event}",
         "schedule a {title:event} {start:when}", "add {title:event} to my calendar {start:when}",
@@ -142,6 +145,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "book {title:event} for {start:when}",
     ),
     "list_events": (
+        "{from:when}有空吗", "{from:when}忙不忙", "am I free {from:when}", "am I busy {from:when}",
         "我{from:when}有什么安排", "看看日程", "这周有哪些日程 ## from=本周", "今天有什么安排 ## from=今天",
         "我的日历上有什么", "最近有什么活动",
         "what's on my calendar", "what do I have {from:when}", "show my schedule", "any events this week ## from=this week",
@@ -181,6 +185,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "delete the habit {habit:habit}", "stop tracking {habit:habit}", "remove my {habit:habit} habit",
     ),
     "create_note": (
+        "记下来：{content:note}", "帮我记住{content:note}", "备忘一下：{content:note}", "jot down: {content:note}", "remember that {content:note}",
         "记个笔记：{content:note}", "记一下：{content:note}", "帮我记下来，{content:note}", "新建笔记：{content:note}",
         "note that {content:note}", "make a note: {content:note}", "write down that {content:note}",
         "take a note: {content:note}",
@@ -202,6 +207,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "dear diary, {content:diary}", "diary entry: {content:diary}", "write in my diary: {content:diary}",
     ),
     "record_transaction": (
+        "交了{amount:money}的物业费", "买衣服花了{amount:money}", "刚花了{amount:money}", "dropped {amount:money} on dinner", "{amount:money} for groceries",
         "午饭花了{amount=35块|28元|45块钱}", "打车花了{amount=23块|40元}", "买菜花了{amount=68元|120块}",
         "记一笔支出{amount:money}", "工资到账{amount=8000|12000元} ## type=income", "收到红包{amount=200|88元} ## type=income",
         "花了{amount:money}买衣服", "记账：{amount:money}",
@@ -210,12 +216,14 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "record {amount:money} for dinner",
     ),
     "list_transactions": (
+        "今天花了哪些钱 ## from=今天", "最近花钱多吗", "上个月开销多少 ## from=上个月", "what have I spent money on", "how much money did I spend",
         "这个月花了多少钱 ## from=本月", "看看今天的账 ## from=今天", "我这周花了多少 ## from=本周", "最近的支出",
         "上个月的账单 ## from=上个月", "我在吃饭上花了多少钱",
         "how much did I spend this week ## from=this week", "show my expenses", "what did I spend today ## from=today",
         "how much have I spent this month ## from=this month", "list my transactions", "show last month's spending ## from=last month",
     ),
     "record_mood": (
+        "有点{mood:mood}", "感觉{mood:mood}", "心情{mood:mood}", "feeling {mood:mood}", "I feel {mood:mood} today",
         "今天心情{mood:mood}", "我现在{mood:mood}", "心情{mood:mood}，记一下",
         "I'm feeling {mood:mood}", "log my mood: {mood:mood}", "my mood today is {mood:mood}",
     ),
@@ -224,6 +232,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "how has my mood been", "show my mood log", "what was my mood this week ## from=this week",
     ),
     "record_diet": (
+        "中午吃了{food:food} ## meal=lunch", "晚上吃的{food:food} ## meal=dinner", "for dinner I had {food:food} ## meal=dinner", "I just had {food:food}",
         "早饭吃了{food:food} ## meal=breakfast", "午饭吃了{food:food} ## meal=lunch", "晚饭吃了{food:food} ## meal=dinner",
         "我吃了{food:food}",
         "I had {food:food} for lunch ## meal=lunch", "I ate {food:food} for breakfast ## meal=breakfast",
@@ -295,6 +304,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "I need to buy {item:item}", "we're out of {item:item}", "add {item:item} to my shopping list",
     ),
     "list_shopping": (
+        "{query:item}在购物清单上吗", "are {query:item} on the shopping list", "还要买啥",
         "购物清单上还有什么", "我要买些什么", "看看购物清单", "清单上有{query:item}吗", "购物清单里有没有{query:item}",
         "what's on my shopping list", "what do I need to buy", "show the shopping list", "is {query:item} on the list",
         "do we still need {query:item}",
@@ -304,6 +314,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "I bought the {item:item}", "got the {item:item}", "mark {item:item} as bought", "cross {item:item} off the list",
     ),
     "add_wishlist_item": (
+        "心愿单加一个{item:wish}", "想要{item:wish}，记到心愿单", "add {item:wish} to the wishlist",
         "我想要{item:wish}，加到心愿单", "心愿单加上{item:wish}", "把{item:wish}放进愿望清单",
         "put {item:wish} on my wishlist", "add {item:wish} to my wish list", "I wish I had {item:wish}, save it",
     ),
@@ -325,6 +336,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "remove the {title:countdown} countdown", "delete the countdown for {title:countdown}",
     ),
     "create_memo": (
+        "留个便签给家里人：{content:memo}", "post a memo for everyone: {content:memo}",
         "贴个便签：{content:memo}", "留个便签：{content:memo}", "写张便条：{content:memo}",
         "leave a memo: {content:memo}", "post a memo: {content:memo}", "sticky note: {content:memo}",
     ),
@@ -337,6 +349,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "which devices are connected", "list the connected devices", "what devices are online",
     ),
     "record_trajectory": (
+        "{time:past}去了趟{place:place}", "刚从{place:place}回来", "been to {place:place} {time:past}",
         "记录一下，我今天去了{place:place}", "我{time:past}去了{place:place}", "到{place:place}了，记一下",
         "I visited {place:place} {time:past}", "I went to {place:place} today", "log that I was at {place:place}",
     ),
@@ -349,15 +362,18 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "give me today's summary", "summarize my day", "how was my day, sum it up",
     ),
     "web_search": (
+        "查一下{query:topic}", "网上搜搜{query:topic}", "search for {query:topic}", "find online {query:topic}",
         "帮我搜一下{query:topic}", "上网查查{query:topic}", "搜索{query:topic}",
         "search the web for {query:topic}", "look up {query:topic} online", "google {query:topic}",
     ),
     "list_inventory": (
+        "{query:stuff}放哪了", "{query:stuff}收在哪了", "家里有没有{query:stuff}", "have we got any {query:stuff}", "where are the {query:stuff}",
         "{query:stuff}放在哪里了", "家里还有{query:stuff}吗", "{query:stuff}在哪", "看看家里的物品清单",
         "where is the {query:stuff}", "where did I put the {query:stuff}", "do we have any {query:stuff}",
         "what's in {location:location}",
     ),
     "create_inventory_item": (
+        "{item:stuff}收在{location:location}了", "{item:stuff}在{location:location}", "we keep the {item:stuff} in {location:location}", "we have {item:stuff} in {location:location}",
         "把{item:stuff}放在{location:location}了，记一下", "{item:stuff}收在{location:location}", "{item:stuff}放到{location:location}了",
         "I put the {item:stuff} in {location:location}", "the {item:stuff} is in {location:location}",
         "store {item:stuff} in {location:location}",

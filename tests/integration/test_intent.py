@@ -20,8 +20,7 @@ NOW = datetime(2026, 3, 4, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))  # a Wednesd
 
 
 def _app(make_config, provider: ScriptedProvider, **actions):
-    return running_app(make_config(actions=actions) if actions else make_config(), provider=provider,
-                       clock=FakeClock(NOW))
+    return running_app(make_config(actions={"intent": True, **actions}), provider=provider, clock=FakeClock(NOW))
 
 
 async def _rows(app: App, sql: str) -> list[dict]:
