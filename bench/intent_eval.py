@@ -240,7 +240,9 @@ def report(results: list[dict[str, Any]], show_errors: bool) -> dict[str, Any]:
     print(f"coverage (no model call): {pct(len(covered), n)}")
     print(f"accuracy on covered:      {pct(len(covered_right), len(covered))}")
     print(f"argument accuracy:        {pct(len(args_ok), len(ran))}  (right action run, with expected arguments)")
-    print(f"writes on questions:      {len(wrote)} of {len(asks)} questions / small talk")
+    questions = [r for r in asks if r["item"]["kind"] == "question"]
+    print(f"writes on questions:      {sum(bool(r['writes']) for r in questions)} of {len(questions)} questions; "
+          f"on small talk / who: {len(wrote) - sum(bool(r['writes']) for r in questions)} of {len(asks) - len(questions)}")
     print(f"route latency:            p50 {statistics.median(route_ms):.1f} ms, p95 {route_ms[int(0.95 * (n - 1))]:.1f} ms")
     print(f"turn latency:             p50 {statistics.median(total_ms):.1f} ms, p95 {total_ms[int(0.95 * (n - 1))]:.1f} ms")
     current, peak = rss_mb()
@@ -256,7 +258,7 @@ def report(results: list[dict[str, Any]], show_errors: bool) -> dict[str, Any]:
         for r in wrote:
             print(f"  WRITE  {r['item']['id']} {r['item']['text']!r}: {r['writes']}")
     return {"action": len(right) / n, "args": len(args_ok) / max(1, len(ran)), "coverage": len(covered) / n,
-            "writes": len(wrote)}
+            "writes": sum(bool(r["writes"]) for r in questions)}
 
 
 def curve(items: list[dict[str, Any]], app: Any) -> None:

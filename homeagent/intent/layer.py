@@ -179,6 +179,17 @@ class IntentLayer:
                 _MODELS.pop(next(iter(_MODELS)))
             _MODELS[key] = cached
         self.model = cached
+        # Warm what a first utterance would pay for: the templates' patterns, the date
+        # library's language data, the feature path.
+        for temps in self.templates.values():
+            for template in temps:
+                template.pattern(True), template.pattern(False)
+        for warm in ("3 weeks from now on March 3rd", "下周三下午3点", "上个月的"):  # the last one: dateparser
+            try:
+                parse_when(warm, self.clock.now())
+            except DateError:
+                pass
+        self.model.predict("warm up")
         self._learned = len(extra)
         self.trained_at = time.time()
         log.info("intent.trained", examples=self.model.size, actions=len(defs), threshold=round(self.model.threshold, 3),

@@ -135,11 +135,12 @@ def _check(key: str, value: str, props: Mapping[str, Any], now: datetime) -> Any
         if not (WHEN_ZH_RE.fullmatch(value) or WHEN_EN_RE.fullmatch(value)
                 or re.fullmatch(r"\d{4}-\d{1,2}-\d{1,2}.*", value)):
             return None
+        if value in _PERIODS or re.match(r"(?:this|last|next|past) ", value, re.I):
+            return value
         try:
             parse_when(value, now)
         except DateError:
-            if value not in _PERIODS and not re.match(r"(?:this|last|next|past) ", value, re.I):
-                return None
+            return None
         return value
     if "enum" in prop:
         return value if value in prop["enum"] else None
@@ -217,11 +218,13 @@ def generic(text: str, name: str, props: Mapping[str, Any], required: Sequence[s
         when_keys.insert(0, "end")
     if found and when_keys:
         value = found[0]
-        try:
-            parse_when(value, now)
-            ok = True
-        except DateError:
-            ok = read and value in ("本周", "这周", "上周", "下周", "本月", "这个月", "上个月", "今年")
+        ok = read and (value in _PERIODS or bool(re.match(r"(?:this|last|next|past) ", value, re.I)))
+        if not ok:
+            try:
+                parse_when(value, now)
+                ok = True
+            except DateError:
+                ok = False
         if ok or (read and re.match(r"(?:this|last|next|past) ", value, re.I)):
             args[when_keys[0]] = value
             rest = rest.replace(found[0], " ")
