@@ -30,6 +30,9 @@ from homeagent.intent.training import Example, generate
 
 def _layer(args: argparse.Namespace) -> tuple[IntentLayer, list[Example]]:
     from homeagent.cli.tools import catalog
+    from homeagent.log import configure_logging
+
+    configure_logging("warning")  # stdout is the command's answer; logs go to stderr
 
     learned: list[Example] = []
     personality = ""
