@@ -289,7 +289,8 @@ async def main_async(args: argparse.Namespace) -> int:
     if args.limit:
         items = items[: args.limit]
     tmp = Path(tempfile.mkdtemp(prefix="intent-eval-"))
-    config = load_config(write_config(tmp, actions={"intent": True}), env={})
+    # Deletes run without a confirmation here (over /api/chat one would wait for an answer).
+    config = load_config(write_config(tmp, actions={"intent": True}, permissions={"classes": {"delete": "allow"}}), env={})
     provider = ScriptedProvider(["(model)"] * 5000)
     started = time.perf_counter()
     async with App(config, provider=provider, clock=FakeClock(NOW)) as app, anyio.create_task_group() as tg:
