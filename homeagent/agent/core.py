@@ -382,8 +382,12 @@ class Agent:
         `intent` entry records which path answered."""
         if self.intent is None:
             return None
-        route = await self.intent.route(interrupt.text, interrupt.member, interrupt.channel,
-                                        self.registry.definitions())
+        try:
+            route = await self.intent.route(interrupt.text, interrupt.member, interrupt.channel,
+                                            self.registry.definitions())
+        except Exception as err:  # noqa: BLE001 - the model answers when the layer cannot
+            log.warning("turn.intent_failed", error=repr(err))
+            return None
         if self.runs is not None:
             self.runs.note(interrupt.turn_id, "intent", route.trace())
         if route.path != "intent":

@@ -196,8 +196,13 @@ class IntentLayer:
                  heldout_accuracy=round(self.model.heldout_accuracy, 3), learned=len(extra))
 
     async def train(self) -> None:
-        extra = await self.learned_examples()
-        await anyio.to_thread.run_sync(self.train_sync, extra)
+        """Train in a worker thread; a failure leaves the previous model (or none: every
+        message then goes to the model) and is logged, never raised."""
+        try:
+            extra = await self.learned_examples()
+            await anyio.to_thread.run_sync(self.train_sync, extra)
+        except Exception as err:  # noqa: BLE001 - the model answers while the layer cannot
+            log.warning("intent.train_failed", error=repr(err))
 
     async def retrain_if_changed(self) -> bool:
         """At the heartbeat: retrain off the loop when the household taught new examples."""

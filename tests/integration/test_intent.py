@@ -199,3 +199,20 @@ async def test_the_trace_and_memory_hold_an_intent_answer_like_any_turn(make_con
     assert stored[0].content == "午饭花了35块" and "35" in stored[1].content
     assert trace["calls"][0]["name"] == "record_transaction"
     assert json.loads(trace["calls"][0]["arguments"])["amount"] in (35, "35", "35块")
+
+
+async def test_a_layer_that_cannot_train_sends_every_message_to_the_model(tmp_path) -> None:
+    from homeagent.intent import IntentLayer
+    from homeagent.schema import all_migrations
+    from homeagent.store import Database
+    from homeagent.tools.registry import ToolRegistry
+    from tests.integration.helpers import wipe_tool
+
+    async with Database(tmp_path / "closed.db", all_migrations()) as db:
+        pass  # closed: reading the learned examples fails
+    registry = ToolRegistry()
+    registry.register(wipe_tool([]))
+    layer = IntentLayer(registry, clock=FakeClock(NOW), db=db)
+    await layer.train()  # logged, not raised
+    route = await layer.route("提醒我明天下午3点交电费")
+    assert route.path == "model" and route.reason == "not trained" and not route.calls
