@@ -40,6 +40,7 @@ from homeagent.ext.skills import SkillSet, load_skillset, skill_dirs
 from homeagent.ext.supervisor import Supervisor
 from homeagent.home import PERMISSION_DEFAULTS as HOME_PERMISSIONS
 from homeagent.home import HomeLink, device_tools, link_from_config
+from homeagent.intent import IntentLayer, IntentSettings
 from homeagent.io import DeviceRegistry, Inbox
 from homeagent.io.agent_chat import AgentChatChannel
 from homeagent.io.browser import BrowserChannel
@@ -223,6 +224,11 @@ class App:
         await self.runs.recover()
         # Called when a user asks to forget a message; memory tiers add theirs.
         self.forgetters: list[Callable[[StoredMessage], Awaitable[dict[str, int]]]] = []
+        self.intent: IntentLayer | None = None
+        if acfg.intent:  # the intent layer, trained from the registry (a worker thread, ~2-4 s)
+            self.intent = IntentLayer(self.tools, clock=self.clock, personality=self.personality.text, db=self.db,
+                                      settings=IntentSettings(top_k=acfg.top_k))
+            await self.intent.train()
         self.agent = Agent(
             provider=self.provider,
             registry=self.tools,
@@ -244,6 +250,7 @@ class App:
             broker=self.broker,
             audit=self.audit,
             tool_scope=self.skills.allowed_tools,
+            intent=self.intent,
         )
         self.forgetters.append(self.memory.forget_message)
         self._open_voice(data_dir)
@@ -430,6 +437,8 @@ class App:
         names += await self.conversation.members()
         profiles = await self.profiles.rebuild(names)
         log.info("memory.profiles.rebuilt", members=profiles)
+        if self.intent is not None:  # what the household taught the intent layer
+            await self.intent.retrain_if_changed()
         return report
 
     async def _check_loop(self) -> None:

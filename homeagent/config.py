@@ -204,6 +204,7 @@ class ActionsConfig:
     results_answer_local: bool = True
     grammar: bool = True
     force_threshold: float = 0.15
+    intent: bool = True  # the intent layer before the model (on|off)
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from homeagent.actions.schema import MIGRATIONS as ACTIONS
 from homeagent.ext.changes import MIGRATIONS as CHANGES
+from homeagent.intent.schema import MIGRATIONS as INTENT
 from homeagent.io.push import MIGRATIONS as PUSH
 from homeagent.knowledge.schema import MIGRATIONS as KNOWLEDGE
 from homeagent.llm.schema import MIGRATIONS as LLM
@@ -17,7 +18,7 @@ from homeagent.store.migrations import MIGRATIONS as CORE
 
 def all_migrations() -> tuple[Migration, ...]:
     migrations = [*CORE, *MEMORY, *GRAPH, *KNOWLEDGE, *ACTIONS, *LLM, *PROFILES]
-    migrations += [*SCHEDULE, *PUSH, *CHANGES]
+    migrations += [*SCHEDULE, *PUSH, *CHANGES, *INTENT]
     versions = [m.version for m in migrations]
     if len(versions) != len(set(versions)):
         raise ValueError(f"duplicate migration versions: {sorted(versions)}")

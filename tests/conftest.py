@@ -44,6 +44,10 @@ def write_config(tmp_path: Path, text: str = "", **sections: dict) -> Path:
         "knowledge": {"dir": str(_knowledge_copy(tmp_path))},
         "log": {"level": "info", "format": "json"},
     }
+    # The shipped config answers household commands in the intent layer, before the
+    # model; tests script the model's replies, so here it is off unless a test asks
+    # for it (actions={"intent": True}, as tests/integration/test_intent*.py do).
+    raw["actions"] = {"intent": False}
     for name, values in sections.items():
         raw.setdefault(name, {}).update(values)
     path = tmp_path / "homeagent.yaml"

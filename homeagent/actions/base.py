@@ -262,6 +262,8 @@ class Call:
             self.lang = "zh"
         elif _LATIN_RE.search(texts):
             self.lang = "en"
+        elif getattr(ctx, "language", "") in ("zh", "en"):
+            self.lang = ctx.language
         else:
             self.lang = deps.settings.language
 

@@ -34,6 +34,7 @@ from homeagent.agent.runs import RunHub
 from homeagent.clock import Clock
 from homeagent.config import AgentConfig
 from homeagent.errors import ProviderError
+from homeagent.intent import IntentLayer
 from homeagent.io.events import (
     AgentEvent,
     AnswerDelta,
@@ -55,6 +56,7 @@ from homeagent.llm.base import (
     TextDelta,
     ToolCall,
     ToolCallEvent,
+    ToolDef,
     Usage,
 )
 from homeagent.log import get_logger
@@ -124,6 +126,7 @@ class Agent:
         broker: PermissionBroker | None = None,
         audit: AuditLog | None = None,
         tool_scope: ToolScope | None = None,
+        intent: IntentLayer | None = None,
     ):
         self.provider = provider
         self.registry = registry
@@ -142,6 +145,7 @@ class Agent:
         self.broker = broker
         self.audit = audit
         self.tool_scope = tool_scope
+        self.intent = intent  # the intent layer: household commands without a model call
         self.stats = AgentStats()
         self._current_scope: anyio.CancelScope | None = None
 
@@ -324,6 +328,9 @@ class Agent:
 
     async def _turn(self, interrupt: Interrupt, state: _TurnState) -> TurnDone | TurnFailed:
         await self._emit(interrupt, TurnStarted(interrupt.turn_id))
+        offered = await self._intent_step(interrupt, state)
+        if isinstance(offered, TurnDone):
+            return offered
         history = await self._history(interrupt.member)
         sections = await self._gather_context(interrupt)
         built = self.prompt.build(
@@ -334,7 +341,7 @@ class Agent:
             turn_context=interrupt.context,
         )
         messages = list(built.messages)
-        tools = self.registry.definitions()
+        tools = self.registry.definitions() if offered is None else offered
         ctx = ToolContext(
             turn_id=interrupt.turn_id,
             channel=interrupt.channel,
@@ -388,6 +395,34 @@ class Agent:
             # words are the answer.
             text = _results_answer(ran)
             await self._show(interrupt, state, ("\n" + text) if "".join(state.answer).strip() else text)
+        done = self._done(interrupt, state)
+        await self._record(interrupt, done.text)
+        return done
+
+    async def _intent_step(self, interrupt: Interrupt, state: _TurnState) -> TurnDone | tuple[ToolDef, ...] | None:
+        """The intent layer, before the model: it answers the turn itself (the action's
+        result text, or its own words), or says what the model is offered. The run's
+        `intent` entry records which path answered."""
+        if self.intent is None:
+            return None
+        try:
+            route = await self.intent.route(interrupt.text, interrupt.member, interrupt.channel,
+                                            self.registry.definitions())
+        except Exception as err:  # noqa: BLE001 - the model answers when the layer cannot
+            log.warning("turn.intent_failed", error=repr(err))
+            return None
+        if self.runs is not None:
+            self.runs.note(interrupt.turn_id, "intent", route.trace())
+        if route.path != "intent":
+            self.intent.remember_text(interrupt.text, interrupt.member, interrupt.channel)
+            return route.tools
+        text = route.answer or ""
+        if route.calls:
+            ctx = ToolContext(turn_id=interrupt.turn_id, channel=interrupt.channel, device_id=interrupt.device_id,
+                              now=self.clock.now, member=interrupt.member, language=route.language)
+            results = await self._run_tools(route.calls, ctx, interrupt)
+            text = self.intent.answered(route, results, interrupt.member, interrupt.channel, interrupt.text)
+        await self._show(interrupt, state, text)
         done = self._done(interrupt, state)
         await self._record(interrupt, done.text)
         return done

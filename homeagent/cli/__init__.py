@@ -361,6 +361,9 @@ def build_parser() -> argparse.ArgumentParser:
     from homeagent.cli.ext import register_cli as register_ext_cli
 
     register_ext_cli(sub)
+    from homeagent.cli.intent import register_cli as register_intent_cli
+
+    register_intent_cli(sub)
 
     members = sub.add_parser("members", help="household members and their API tokens")
     members.add_argument("action", choices=["add", "list", "revoke", "rotate"])

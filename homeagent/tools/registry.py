@@ -49,6 +49,9 @@ class ToolContext:
     # The household member speaking ("" when unknown). Private domains (notes marked
     # private, diary, health) are filtered by it.
     member: str = ""
+    # The language the user spoke ("zh", "en"; "" unknown): results follow it when the
+    # arguments carry no words of their own.
+    language: str = ""
 
 
 DisplayKind = Literal["data_series", "confirm_action", "risk_alert", "list", "text"]

@@ -1,0 +1,337 @@
+"""The intent layer on household utterances: right action, right arguments, no writes on
+questions, and how fast, without a model call.
+
+bench/data/intent_eval.jsonl holds 412 utterances (half Chinese, half English; every
+action; paraphrases, typos, mixed language, colloquial forms, questions, small talk,
+who-are-you/help, follow-ups with the turns `before` them). They are written for this
+bench and never used for training. Each line: `{"id", "lang", "kind", "text", "action",
+"args", "before"?}`; `action` is an action name, "none" (small talk: the model answers),
+"who_am_i" or "help"; `args` are the key arguments (dates as ISO values against the fixed
+now below; a list for several items).
+
+Every utterance runs as a real turn of a real App (SQLite in a temp dir, the fixed clock,
+a scripted model that only says "(model)"), each on a channel of its own; the turn's
+intent route is read back. Printed:
+- action accuracy: the route's action (what ran, what was asked back, or "none" for an
+  utterance the model answers with no action offered) is the expected one; the model
+  path counts as right only for "none";
+- coverage: answered by the layer without the model; accuracy on the covered part;
+- argument accuracy: of the right actions the layer ran, those whose every expected
+  argument matches (text equal after normalising, dates resolved, amounts numeric);
+- writes on questions: question/small-talk utterances that ran a write (must be 0);
+- p50/p95 latency of the route and of the whole turn; RSS;
+- the learning curve: templates per action → action accuracy (--curve).
+
+    .venv/bin/python bench/intent_eval.py                # in process
+    .venv/bin/python bench/intent_eval.py --http         # through the daemon's /api/chat
+    .venv/bin/python bench/intent_eval.py --curve --show-errors
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from homeagent.actions.dates import DateError, parse_when  # noqa: E402
+from homeagent.actions.health import sleep_minutes, water_ml  # noqa: E402
+from homeagent.actions.modes import ALIASES  # noqa: E402
+from homeagent.actions.money import MoneyError, parse_money  # noqa: E402
+from homeagent.numbers import find_number, parse_number  # noqa: E402
+
+NOW = datetime(2026, 3, 4, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))  # a Wednesday
+_ARTICLES = re.compile(r"^(?:the|a|an|my|some|our)\s+|[了的]$", re.I)
+
+
+def _norm(text: Any) -> str:
+    value = str(text).strip().strip("\"'“”《》")
+    for _ in range(2):
+        value = _ARTICLES.sub("", value.strip())
+    return re.sub(r"[\s\W_]+", "", value).casefold()
+
+
+def _number(action: str, key: str, value: Any) -> float | None:
+    if action == "record_water" and key == "amount":
+        return water_ml(value, 250)
+    if action == "record_sleep" and key == "hours":
+        minutes = sleep_minutes(value)
+        return None if minutes is None else minutes / 60
+    if key in ("amount", "cost") and isinstance(value, str):
+        try:
+            return parse_money(value, "CNY").minor / 100
+        except MoneyError:
+            return None
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    parsed = parse_number(str(value))
+    return parsed if parsed is not None else find_number(str(value))
+
+
+def arg_matches(action: str, key: str, expected: Any, actual: Any) -> bool:
+    if actual is None:
+        return False
+    if isinstance(expected, bool):
+        return actual is expected or str(actual).casefold() == str(expected).casefold()
+    if isinstance(expected, int | float):
+        value = _number(action, key, actual)
+        return value is not None and abs(value - float(expected)) < 1e-6
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}(T\d{2}:\d{2})?", str(expected)):
+        try:
+            when = parse_when(str(actual), NOW)
+        except DateError:
+            return False
+        if "T" in expected:
+            return when.has_time and when.value.strftime("%Y-%m-%dT%H:%M") == expected
+        return when.day.isoformat() == expected
+    if action == "switch_mode" and key == "mode":
+        word = str(actual).casefold().removesuffix("模式").removesuffix(" mode").strip()
+        return ALIASES.get(word, word) == expected
+    return _norm(actual) == _norm(expected)
+
+
+def args_right(item: dict[str, Any], calls: list[tuple[str, dict[str, Any]]]) -> bool:
+    if not calls:
+        return False
+    first = calls[0][1]
+    for key, expected in item["args"].items():
+        if isinstance(expected, list):
+            got = sorted(_norm(args.get(key, "")) for _, args in calls)
+            if got != sorted(_norm(e) for e in expected):
+                return False
+        elif not arg_matches(item["action"], key, expected, first.get(key)):
+            return False
+    return True
+
+
+def pct(a: int, b: int) -> str:
+    return f"{100 * a / b:5.1f} % ({a}/{b})" if b else "  n/a"
+
+
+def rss_mb() -> tuple[float, float]:
+    current = 0.0
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            current = int(line.split()[1]) / 1024
+    return current, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def load(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+# -- running the turns ----------------------------------------------------------------
+
+
+async def run_in_process(items: list[dict[str, Any]], app: Any) -> list[dict[str, Any]]:
+    from homeagent.io import ask
+
+    out = []
+    for item in items:
+        channel = f"eval-{item['id']}"
+        for before in item.get("before", []):
+            await _turn(ask, app, before, channel)
+        started = time.perf_counter()
+        events = await _turn(ask, app, item["text"], channel)
+        total_ms = (time.perf_counter() - started) * 1000
+        route = app.intent.last_route
+        calls = [(e.name, json.loads(e.arguments or "{}")) for e in events if e.type == "tool_call"]
+        out.append(_outcome(item, route.path, route.label, calls, app, route.duration_ms, total_ms,
+                            "".join(getattr(e, "text", "") for e in events if e.type == "text_delta"),
+                            [t.name for t in route.tools]))
+    return out
+
+
+async def _turn(ask: Any, app: Any, text: str, channel: str) -> list[Any]:
+    interrupt = await ask(app.inbox, text, channel=channel)
+    return [event async for event in interrupt.reply.events]
+
+
+def _outcome(item: dict[str, Any], path: str, label: str, calls: list[tuple[str, dict[str, Any]]], app: Any,
+             route_ms: float, total_ms: float, answer: str, offered: list[str]) -> dict[str, Any]:
+    if calls:
+        predicted = calls[0][0]
+    elif path == "intent":
+        predicted = label  # an answer of its own or a missing-slot question
+    elif not any(name in app.intent.templates for name in offered):
+        predicted = "none"  # the model answers in words, offered no action
+    else:
+        predicted = "model"
+    writes = [name for name, _ in calls if (spec := app.tools.get(name)) is not None and spec.permission.value != "read"]
+    route = app.intent.last_route
+    return {"item": item, "predicted": predicted, "path": path, "label": route.label, "confidence": route.confidence, "calls": calls, "writes": writes,
+            "route_ms": route_ms, "total_ms": total_ms, "answer": answer}
+
+
+async def run_http(items: list[dict[str, Any]], app: Any) -> list[dict[str, Any]]:
+    import aiohttp
+
+    base = f"http://{app.config.daemon.listen_addr}"
+    out = []
+    async with aiohttp.ClientSession() as session:
+        for item in items:
+            channel = f"eval-{item['id']}"
+            for before in item.get("before", []):
+                await _post(session, base, before, channel)
+            started = time.perf_counter()
+            frames = await _post(session, base, item["text"], channel)
+            total_ms = (time.perf_counter() - started) * 1000
+            route = app.intent.last_route
+            calls = [(f["name"], json.loads(f.get("arguments") or "{}")) for t, f in frames if t == "tool_call"]
+            answer = "".join(f.get("text", "") for t, f in frames if t == "text_delta")
+            out.append(_outcome(item, route.path, route.label, calls, app, route.duration_ms, total_ms, answer,
+                                [t.name for t in route.tools]))
+    return out
+
+
+async def _post(session: Any, base: str, text: str, channel: str) -> list[tuple[str, dict[str, Any]]]:
+    frames: list[tuple[str, dict[str, Any]]] = []
+    async with session.post(f"{base}/api/chat", json={"message": text, "channel": channel}) as resp:
+        kind = ""
+        async for raw in resp.content:
+            line = raw.decode("utf-8").rstrip("\n")
+            if line.startswith("event:"):
+                kind = line[6:].strip()
+            elif line.startswith("data:"):
+                frames.append((kind, json.loads(line[5:])))
+    return frames
+
+
+# -- report ------------------------------------------------------------------------------
+
+
+def report(results: list[dict[str, Any]], show_errors: bool) -> dict[str, Any]:
+    n = len(results)
+    right = [r for r in results if r["predicted"] == r["item"]["action"]]
+    covered = [r for r in results if r["path"] == "intent"]
+    covered_right = [r for r in covered if r["predicted"] == r["item"]["action"]]
+    ran = [r for r in right if r["calls"] and r["item"]["args"]]
+    args_ok = [r for r in ran if args_right(r["item"], r["calls"])]
+    asks = [r for r in results if r["item"]["kind"] in ("question", "smalltalk", "who")]
+    wrote = [r for r in asks if r["writes"]]
+    route_ms = sorted(r["route_ms"] for r in results)
+    total_ms = sorted(r["total_ms"] for r in results)
+    print(f"utterances: {n} ({sum(r['item']['lang'] == 'zh' for r in results)} zh, "
+          f"{sum(r['item']['lang'] == 'en' for r in results)} en)")
+    print(f"action accuracy:          {pct(len(right), n)}")
+    for lang in ("zh", "en"):
+        sub = [r for r in results if r["item"]["lang"] == lang]
+        print(f"  {lang}:                     {pct(sum(r['predicted'] == r['item']['action'] for r in sub), len(sub))}")
+    kinds = sorted({r["item"]["kind"] for r in results})
+    for kind in kinds:
+        sub = [r for r in results if r["item"]["kind"] == kind]
+        print(f"  {kind:<12}            {pct(sum(r['predicted'] == r['item']['action'] for r in sub), len(sub))}")
+    top = [r for r in results if r["label"] == r["item"]["action"] or r["predicted"] == r["item"]["action"]]
+    print(f"top label right:          {pct(len(top), n)}  (the classifier's first choice, before the threshold)")
+    print(f"coverage (no model call): {pct(len(covered), n)}")
+    print(f"accuracy on covered:      {pct(len(covered_right), len(covered))}")
+    print(f"argument accuracy:        {pct(len(args_ok), len(ran))}  (right action run, with expected arguments)")
+    questions = [r for r in asks if r["item"]["kind"] == "question"]
+    print(f"writes on questions:      {sum(bool(r['writes']) for r in questions)} of {len(questions)} questions; "
+          f"on small talk / who: {len(wrote) - sum(bool(r['writes']) for r in questions)} of {len(asks) - len(questions)}")
+    print(f"route latency:            p50 {statistics.median(route_ms):.1f} ms, p95 {route_ms[int(0.95 * (n - 1))]:.1f} ms")
+    print(f"turn latency:             p50 {statistics.median(total_ms):.1f} ms, p95 {total_ms[int(0.95 * (n - 1))]:.1f} ms")
+    current, peak = rss_mb()
+    print(f"RSS:                      {current:.0f} MB now, {peak:.0f} MB peak")
+    if show_errors:
+        for r in results:
+            item = r["item"]
+            if r["predicted"] != item["action"]:
+                print(f"  ACTION {item['id']} {item['text']!r}: want {item['action']}, got {r['predicted']} "
+                      f"({r['path']}, top {r['label']} {r['confidence']:.2f})")
+            elif r in ran and r not in args_ok:
+                print(f"  ARGS   {item['id']} {item['text']!r}: want {item['args']}, got {[a for _, a in r['calls']]}")
+        for r in wrote:
+            print(f"  WRITE  {r['item']['id']} {r['item']['text']!r}: {r['writes']}")
+    return {"action": len(right) / n, "args": len(args_ok) / max(1, len(ran)), "coverage": len(covered) / n,
+            "writes": sum(bool(r["writes"]) for r in questions)}
+
+
+def curve(items: list[dict[str, Any]], app: Any) -> None:
+    """Templates per action → the classifier's top label accuracy (before thresholds)."""
+    layer = app.intent
+    sample = [i for i in items if i["kind"] not in ("followup", "who")]
+    print("learning curve (templates per action → label accuracy, examples):")
+    for k in (1, 2, 3, 5, 8, None):
+        layer.train_sync(limit_per_action=k)
+        right = 0
+        for item in sample:
+            label = layer.predict(item["text"]).label
+            right += label == item["action"]
+        print(f"  {('all' if k is None else k):>4}: {pct(right, len(sample))}  ({layer.model.size} examples)")
+    layer.train_sync()
+
+
+async def main_async(args: argparse.Namespace) -> int:
+    import anyio
+
+    from homeagent.app import App
+    from homeagent.clock import FakeClock
+    from homeagent.config import load_config
+    from homeagent.llm.testing import ScriptedProvider
+    from tests.conftest import write_config
+
+    items = load(args.data)
+    if args.limit:
+        items = items[: args.limit]
+    tmp = Path(tempfile.mkdtemp(prefix="intent-eval-"))
+    # Deletes run without a confirmation here (over /api/chat one would wait for an answer).
+    config = load_config(write_config(tmp, actions={"intent": True}, permissions={"classes": {"delete": "allow"}}), env={})
+    provider = ScriptedProvider(["(model)"] * 5000)
+    started = time.perf_counter()
+    async with App(config, provider=provider, clock=FakeClock(NOW)) as app, anyio.create_task_group() as tg:
+        if args.cost is not None:
+            from dataclasses import replace
+
+            app.intent.settings = replace(app.intent.settings, cost=args.cost)
+            app.intent.train_sync()
+        print(f"start with training: {time.perf_counter() - started:.1f} s; {app.intent.model.size} examples, "
+              f"{len(app.intent.templates)} actions, threshold {app.intent.threshold:.3f}, "
+              f"held-out accuracy {app.intent.model.heldout_accuracy:.3f}, temperature {app.intent.model.temperature}")
+        if args.http:
+            ready = anyio.Event()
+            tg.start_soon(lambda: app.run(on_ready=ready.set))
+            await ready.wait()
+            results = await run_http(items, app)
+        else:
+            tg.start_soon(app.agent.run, app.inbox)
+            results = await run_in_process(items, app)
+        print(f"model calls: {len(provider.requests)}")
+        summary = report(results, args.show_errors)
+        if args.curve:
+            curve(items, app)
+        tg.cancel_scope.cancel()
+    return 0 if summary["writes"] == 0 else 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", type=Path, default=ROOT / "bench/data/intent_eval.jsonl")
+    parser.add_argument("--limit", type=int, default=0)
+    parser.add_argument("--http", action="store_true", help="through the daemon's /api/chat")
+    parser.add_argument("--curve", action="store_true", help="also print the learning curve")
+    parser.add_argument("--show-errors", action="store_true")
+    parser.add_argument("--cost", type=float, default=None, help="calibration cost of a wrong action (default: the layer's)")
+    args = parser.parse_args()
+    import logging
+
+    logging.disable(logging.INFO)
+    return asyncio.run(main_async(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,507 @@
+"""The intent layer: a step of the turn before the model.
+
+`IntentLayer.route(interrupt, tools)` decides one of:
+- `answer`: the layer answers itself (who it is, what it can do, a missing-slot question);
+- `calls`: the action(s) to run with no model call (confidence above the calibrated
+  threshold, every required argument filled); the answer is the actions' result text;
+- `model`: the model turn runs as today, offered the layer's ranked candidates (for a
+  question, read actions only; for small talk, no action at all).
+
+Questions never write: an utterance that asks ("我还有哪些任务", "is milk on the list?")
+is routed to a read action or to the model with read actions only.
+
+The layer keeps, per member and channel, the record the last turn touched and a pending
+missing-slot question, so "把它改到4点", "delete that one" and the answer to "要提醒什么？"
+resolve in context. Corrections ("不是这个，我是说…", "no, I meant …") are stored as
+training examples (`intent_examples`, migration 160) and the classifier retrains at the
+heartbeat, in a worker thread.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import anyio
+
+from homeagent.actions.base import CATEGORIES
+from homeagent.actions.dates import DateError, parse_when
+from homeagent.chat import ToolCall, ToolDef
+from homeagent.clock import Clock
+from homeagent.intent.classifier import IntentModel, Prediction
+from homeagent.intent.slots import (
+    find_day,
+    generic,
+    is_when,
+    match_template,
+    split_items,
+    strip_polite,
+)
+from homeagent.intent.training import NONE_LABEL, Example, Template, all_templates, generate
+from homeagent.log import get_logger
+from homeagent.store import Database
+from homeagent.text import has_han
+from homeagent.tools.registry import Permission, ToolRegistry, ToolResult
+
+log = get_logger("homeagent.intent")
+
+_QUESTION_RE = re.compile(
+    r"(?:吗|么|呢)[\s？?。!！]*$|[？?]\s*$|什么|哪|多少|几[个天次点本杯瓶]|怎么样|如何|有没有|是不是|有啥|啥|"
+    r"^(?:what|which|who|whom|whose|where|when|how|is|are|am|was|were|do|does|did|have|has|any|should|shall|can i|may i)\b",
+    re.I,
+)
+# Asking whether something happened or is there, even around polite words ("帮我…了吗？").
+_ASKS_RE = re.compile(r"(?:了吗|了么|了没有?|过吗)[\s？?。]*$|^(?:我)?是不是|有没有.*[？?]$|^(?:did|do|does|have|has|is|are|was|were)"
+                      r" (?:i|we|you|it|there|my|the)\b|^is it true", re.I)
+_REQUEST_RE = re.compile(r"^(?:can|could|would|will) you\b|^please\b|帮我|麻烦|能不能帮|可以帮|请", re.I)
+_WHO_RE = re.compile(r"你是谁|你叫什么|介绍一下你自己|你是什么|who are you|what(?:'s| is) your name|introduce yourself|what are you\b", re.I)
+_HELP_RE = re.compile(
+    r"你能做什么|你会做什么|你会什么|你都会|会些什么|能干什么|你有什么功能|你能帮我做什么|能帮我干什么|怎么用你|^帮助$|^help\b|what can you do|what do you do"
+    r"|how can you help|what can i ask|what are you able to",
+    re.I,
+)
+_PRONOUN_RE = re.compile(r"它|这个|那个|这条|那条|刚才那|刚刚那|\bit\b|\bthat one\b|\bthat\b|\bthis one\b|\bthe last one\b", re.I)
+_AGAIN_RE = re.compile(r"^(?:(?:再|还要|另外)\s*(?:加|买|来|记)|also add|add another|and another|one more)\s*(?:一个|一份|一些|一条|个|some|an?)?\s*", re.I)
+_CORRECTION_RE = re.compile(r"^(?:不是这个|不对|错了|no[,，]?\s*(?:not that)?)[\s，,。.]*(?:我是说|我说的是|是|i meant|i mean)?\s*", re.I)
+_VERB_WORDS = (
+    ("delete", re.compile(r"删|取消|不要了|去掉|delete|remove|cancel|get rid", re.I)),
+    ("complete", re.compile(r"完成|做完|搞定|done|finished|complete", re.I)),
+    ("update", re.compile(r"改|换|推迟|提前|挪|change|move|reschedule|push|update|make it", re.I)),
+)
+_MODELS: dict[str, IntentModel] = {}
+_BARE_PRONOUN_RE = re.compile(r"它|这个|那个|这条|那条|it|that|this|that one|this one", re.I)
+_LOOKUP_NOUN_RE = re.compile(r"(?:\s+(?:task|note|event|habit|appointment|countdown|goal)|那个任务|这个任务|任务|那条笔记|笔记"
+                             r"|这个习惯|习惯|的目标|目标|倒计时)$", re.I)
+_VERBS = ("create", "add", "record", "update", "delete", "complete", "mark", "check_in", "list", "get", "write")
+
+
+@dataclass(frozen=True)
+class IntentSettings:
+    enabled: bool = True
+    top_k: int = 8
+    threshold: float | None = None  # None: the calibrated one
+    # What a wrong action costs against a right one answered without the model, for the
+    # calibration; questions are kept from writes by their own rule, whatever the cost.
+    cost: float = 1.0
+
+
+@dataclass
+class Route:
+    """What the layer decided for one utterance."""
+
+    path: str  # "intent" (calls or answer) or "model"
+    label: str = NONE_LABEL
+    confidence: float = 0.0
+    calls: list[ToolCall] = field(default_factory=list)
+    answer: str | None = None
+    tools: tuple[ToolDef, ...] = ()  # for the model path: what it is offered
+    candidates: list[tuple[str, float]] = field(default_factory=list)
+    question: bool = False
+    language: str = "zh"
+    reason: str = ""
+    duration_ms: float = 0.0
+
+    def trace(self) -> dict[str, Any]:
+        return {
+            "path": self.path, "label": self.label, "confidence": round(self.confidence, 4),
+            "calls": [{"name": c.name, "arguments": c.arguments} for c in self.calls],
+            "candidates": [[n, round(p, 4)] for n, p in self.candidates[:5]], "question": self.question,
+            "reason": self.reason, "duration_ms": self.duration_ms,
+        }
+
+
+@dataclass
+class _Context:
+    last_action: str = ""
+    last_id: int | None = None
+    last_text: str = ""
+    last_label: str = ""
+    last_data: dict[str, Any] = field(default_factory=dict)
+    pending: tuple[str, dict[str, Any], str] | None = None  # action, args so far, missing key
+
+
+class IntentLayer:
+    def __init__(
+        self,
+        registry: ToolRegistry,
+        *,
+        clock: Clock,
+        personality: str = "",
+        db: Database | None = None,
+        settings: IntentSettings | None = None,
+    ) -> None:
+        self.registry = registry
+        self.clock = clock
+        self.personality = personality
+        self.db = db
+        self.settings = settings or IntentSettings()
+        self.model = IntentModel()
+        self.templates: dict[str, list[Template]] = {}
+        self._actions: dict[str, ToolDef] = {}
+        self._contexts: dict[tuple[str, str], _Context] = {}
+        self._learned = 0
+        self.trained_at = 0.0
+        self.last_route: Route | None = None
+
+    # -- training -------------------------------------------------------------------------
+
+    def _action_defs(self) -> list[ToolDef]:
+        """The registry's tools the layer classifies over: those registered with examples."""
+        return [spec.to_def() for spec in self.registry if spec.examples and spec.category]
+
+    async def learned_examples(self) -> list[Example]:
+        if self.db is None:
+            return []
+        rows = await self.db.fetchall("SELECT text, action, arguments FROM intent_examples ORDER BY id")
+        return [Example(r["text"], r["action"], json.loads(r["arguments"] or "{}"), "learned:0") for r in rows]
+
+    def train_sync(self, extra: Sequence[Example] = (), *, limit_per_action: int | None = None,
+                   fresh: bool = False) -> None:
+        defs = self._action_defs()
+        self._actions = {d.name: d for d in defs}
+        self.templates = all_templates(defs)
+        extra = [e for e in extra if e.action in self._actions or e.action == NONE_LABEL]
+        # A trained model is read-only: one built from the same registry and examples is
+        # shared (several Apps in one process, the CLI, tests) instead of trained again.
+        key = json.dumps([[d.name, list(d.examples)] for d in defs] + [[e.text, e.action] for e in extra]
+                         + [limit_per_action, self.settings.cost], ensure_ascii=False)
+        cached = None if fresh else _MODELS.get(key)
+        if cached is None:
+            examples = generate(self.templates, extra=extra, limit_per_action=limit_per_action)
+            cached = IntentModel()
+            cached.train(examples, cost=self.settings.cost)
+            if len(_MODELS) >= 4:
+                _MODELS.pop(next(iter(_MODELS)))
+            _MODELS[key] = cached
+        self.model = cached
+        # Warm what a first utterance would pay for: the templates' patterns, the date
+        # library's language data, the feature path.
+        for temps in self.templates.values():
+            for template in temps:
+                template.pattern(True), template.pattern(False)
+        for warm in ("3 weeks from now on March 3rd", "下周三下午3点", "上个月的"):  # the last one: dateparser
+            try:
+                parse_when(warm, self.clock.now())
+            except DateError:
+                pass
+        self.model.predict("warm up")
+        self._learned = len(extra)
+        self.trained_at = time.time()
+        log.info("intent.trained", examples=self.model.size, actions=len(defs), threshold=round(self.model.threshold, 3),
+                 heldout_accuracy=round(self.model.heldout_accuracy, 3), learned=len(extra))
+
+    async def train(self) -> None:
+        """Train in a worker thread; a failure leaves the previous model (or none: every
+        message then goes to the model) and is logged, never raised."""
+        try:
+            extra = await self.learned_examples()
+            await anyio.to_thread.run_sync(self.train_sync, extra)
+        except Exception as err:  # noqa: BLE001 - the model answers while the layer cannot
+            log.warning("intent.train_failed", error=repr(err))
+
+    async def retrain_if_changed(self) -> bool:
+        """At the heartbeat: retrain off the loop when the household taught new examples."""
+        if self.db is None:
+            return False
+        rows = await self.db.fetchall("SELECT COUNT(*) AS n FROM intent_examples")
+        if not rows or rows[0]["n"] == self._learned:
+            return False
+        await self.train()
+        return True
+
+    @property
+    def threshold(self) -> float:
+        return self.settings.threshold if self.settings.threshold is not None else self.model.threshold
+
+    # -- routing ----------------------------------------------------------------------------
+
+    def predict(self, text: str) -> Prediction:
+        return self.model.predict(text)
+
+    async def route(self, text: str, member: str = "", channel: str = "", tools: Sequence[ToolDef] = ()) -> Route:
+        started = time.perf_counter()
+        route = self._route(text, self._contexts.setdefault((member, channel), _Context()), tools)
+        route.duration_ms = round((time.perf_counter() - started) * 1000, 2)
+        self.last_route = route
+        if route.reason == "correction" and self.db is not None:
+            ctx = self._contexts[(member, channel)]
+            if ctx.last_text and route.calls:
+                await self.learn(ctx.last_text, route.calls[0].name, {}, member)
+        return route
+
+    def _route(self, text: str, ctx: _Context, tools: Sequence[ToolDef]) -> Route:
+        lang = "zh" if has_han(text) else "en"
+        if not self.model.ready or not text.strip():
+            return self._to_model(text, lang, None, tools, reason="not trained")
+        stripped = strip_polite(text)
+        if _WHO_RE.search(text) and len(stripped) < 40:
+            return Route("intent", "who_am_i", 1.0, answer=self.who_am_i(lang), language=lang, reason="who")
+        if _HELP_RE.search(text.strip()) and len(stripped) < 40:
+            return Route("intent", "help", 1.0, answer=self.help_text(lang), language=lang, reason="help")
+        question = bool(_ASKS_RE.search(text.strip())) or (
+            bool(_QUESTION_RE.search(text.strip()) or _QUESTION_RE.search(stripped))
+            and not _REQUEST_RE.search(text.strip()))
+        # A correction: "不是这个，我是说记到购物清单里" — route what follows, learn from it.
+        correction = _CORRECTION_RE.match(stripped)
+        if correction and correction.end() < len(stripped) and ctx.last_text:
+            route = self._route(stripped[correction.end():], ctx, tools)
+            route.reason = "correction" if route.calls else route.reason
+            return route
+        prediction = self.predict(text)
+        # A pending missing-slot question: this message is its answer, unless it clearly
+        # asks for something else.
+        if ctx.pending is not None:
+            action, args, missing = ctx.pending
+            ctx.pending = None
+            if not (prediction.label not in (NONE_LABEL, action) and prediction.confidence >= self.threshold
+                    and len(stripped) > 8):
+                filled = {k: v for k, v in self.fill(action, stripped).items() if v not in (None, "", [])}
+                args = {**args, **filled}
+                if args.get(missing) in (None, "", []):
+                    args[missing] = self._answer_value(action, missing, stripped)
+                return self._calls(action, args, prediction, lang, reason="slot answered")
+        follow = self._follow_up(stripped, prediction, ctx, lang)
+        if follow is not None:
+            return follow
+        label, confidence = prediction.label, prediction.confidence
+        if label == NONE_LABEL:
+            if confidence >= self.threshold or question:  # small talk, or a question about the world
+                return self._to_model(text, lang, prediction, tools, question, reason="small talk", offer_actions=False)
+            return self._to_model(text, lang, prediction, tools, question, reason="unsure")
+        spec = self.registry.get(label)
+        if spec is None:
+            return self._to_model(text, lang, prediction, tools, question, reason="unknown action")
+        if question and spec.permission is not Permission.READ:
+            read = next(((n, p) for n, p in prediction.ranked[:6] if self._is_read(n)), None)
+            if read is not None and read[1] >= 0.05:
+                label, confidence = read
+                spec = self.registry.get(label)
+            else:
+                return self._to_model(text, lang, prediction, tools, question, reason="question, write predicted")
+        if confidence < self.threshold:
+            return self._to_model(text, lang, prediction, tools, question, reason="below threshold")
+        assert spec is not None
+        args = self.fill(label, text)
+        if any(isinstance(v, str) and _BARE_PRONOUN_RE.fullmatch(v.strip()) for v in args.values()):
+            # "把它改到4点" with nothing touched before: which record is meant is unknown.
+            return self._to_model(text, lang, prediction, tools, question, reason="no referent")
+        return self._calls(label, args, prediction, lang, question=question, ctx=ctx)
+
+    def _is_read(self, name: str) -> bool:
+        spec = self.registry.get(name)
+        return spec is not None and spec.permission is Permission.READ
+
+    def fill(self, action: str, text: str) -> dict[str, Any]:
+        spec = self.registry.get(action)
+        if spec is None:
+            return {}
+        props = dict(spec.parameters).get("properties", {})
+        required = list(dict(spec.parameters).get("required", []))
+        now = self.clock.now()
+        templates = self.templates.get(action, [])
+        matched = match_template(text, templates, props, now)
+        if matched is not None:
+            args = {k: v for k, v in matched.items() if k in props}
+        else:
+            args = generic(text, action, props, required, templates, now, read=spec.permission is Permission.READ)
+        if not action.startswith(("create_", "add_", "record_", "write_")):
+            # A record looked up by its words: "the garage task" is "garage".
+            for key in ("content", "title", "habit"):
+                if isinstance(args.get(key), str):
+                    args[key] = _LOOKUP_NOUN_RE.sub("", args[key]).strip() or args[key]
+        return args
+
+    def _answer_value(self, action: str, key: str, text: str) -> Any:
+        spec = self.registry.get(action)
+        prop = dict(spec.parameters).get("properties", {}).get(key, {}) if spec else {}
+        if prop.get("type") == "array":
+            return split_items(text)
+        return text.strip("，,。.!！?？ ")
+
+    def _calls(self, action: str, args: dict[str, Any], prediction: Prediction, lang: str, *,
+               question: bool = False, ctx: _Context | None = None, reason: str = "confident") -> Route:
+        spec = self.registry.get(action)
+        assert spec is not None
+        required = list(dict(spec.parameters).get("required", []))
+        missing = [k for k in required if args.get(k) in (None, "", [])]
+        if missing:
+            if ctx is not None:
+                ctx.pending = (action, args, missing[0])
+            return Route("intent", action, prediction.confidence, answer=self._ask(spec.to_def(), missing[0], lang),
+                         candidates=prediction.ranked[:5], question=question, language=lang, reason="missing slot")
+        calls = [ToolCall(_call_id(), action, json.dumps(args, ensure_ascii=False))]
+        item = args.get("item")
+        if action.startswith("add_") and isinstance(item, str) and len(split_items(item)) > 1:
+            calls = [ToolCall(_call_id(), action, json.dumps({**args, "item": one}, ensure_ascii=False))
+                     for one in split_items(item)]
+        return Route("intent", action, prediction.confidence, calls=calls, candidates=prediction.ranked[:5],
+                     question=question, language=lang, reason=reason)
+
+    def _ask(self, tool: ToolDef, key: str, lang: str) -> str:
+        desc = str(dict(tool.parameters).get("properties", {}).get(key, {}).get("description", key))
+        zh, _, en = desc.partition(" / ")
+        zh = re.sub(r"（.*?）", "", zh).strip() or key
+        en = re.sub(r"\(.*?\)", "", en or key).strip()
+        return f"好的，请告诉我{zh}？" if lang == "zh" else f"Sure, what is the {en}?"
+
+    def _follow_up(self, text: str, prediction: Prediction, ctx: _Context, lang: str) -> Route | None:
+        """"把它改到4点", "delete that one", "再加一个鸡蛋": the record the last turn touched."""
+        if not ctx.last_action:
+            return None
+        entity = _entity(ctx.last_action)
+        again = _AGAIN_RE.match(text)
+        if again and again.end() < len(text) and ctx.last_action.startswith(("add_", "create_", "record_")):
+            args = self.fill(ctx.last_action, text[again.end():])
+            main = _main_key(self.registry.get(ctx.last_action))
+            if main and not args.get(main):
+                args[main] = text[again.end():].strip("，,。. ")
+            return self._calls(ctx.last_action, args, prediction, lang, ctx=ctx, reason="follow-up: again")
+        if not _PRONOUN_RE.search(text) or ctx.last_id is None:
+            return None
+        verb = next((v for v, rx in _VERB_WORDS if rx.search(text)), None)
+        if verb is None:
+            return None
+        target = next((n for n in self._actions if n.startswith(verb) and _entity(n) == entity), None)
+        if target is None and verb == "complete":
+            target = next((n for n in self._actions if n.startswith("mark_") and _entity(n) == entity), None)
+        if target is None:
+            return None
+        args = {"id": ctx.last_id}
+        spec = self.registry.get(target)
+        if spec is not None and verb == "update":
+            props = dict(spec.parameters).get("properties", {})
+            extracted = generic(text, target, props, [], self.templates.get(target, []), self.clock.now(), read=True)
+            args.update({k: self._same_day(v, ctx) if is_when(props.get(k, {})) else v
+                         for k, v in extracted.items() if k != "id"})
+        return Route("intent", target, 1.0, calls=[ToolCall(_call_id(), target, json.dumps(args, ensure_ascii=False))],
+                     candidates=prediction.ranked[:5], language=lang, reason="follow-up")
+
+    def _same_day(self, value: Any, ctx: _Context) -> Any:
+        """"把它改到4点" keeps the record's day, and a bare 4点 after an afternoon is 16:00."""
+        if not isinstance(value, str) or find_day(value):
+            return value
+        try:
+            when = parse_when(value, self.clock.now())
+        except DateError:
+            return value
+        if not when.has_time:
+            return value
+        hour = when.value.hour
+        before = next((str(ctx.last_data[k]) for k in ("due", "start", "date", "time") if ctx.last_data.get(k)), "")
+        m = re.match(r"(\d{4}-\d{2}-\d{2})(?:T(\d{2}))?", before)
+        if m is None:
+            return value
+        if hour < 8 and not re.search(r"am|早|上午|凌晨", value, re.I):
+            hour += 12
+        return f"{m.group(1)} {hour:02d}:{when.value.minute:02d}"
+
+    def _to_model(self, text: str, lang: str, prediction: Prediction | None, tools: Sequence[ToolDef],
+                  question: bool = False, *, reason: str, offer_actions: bool = True) -> Route:
+        ranked = prediction.ranked if prediction else []
+        names = [n for n, _ in ranked if n in self._actions and (not question or self._is_read(n))]
+        chosen = names[: self.settings.top_k] if offer_actions else []
+        others = [t for t in tools if t.name not in self._actions]
+        by_name = {t.name: t for t in tools}
+        offered = tuple(by_name[n] for n in chosen if n in by_name) + tuple(others)
+        return Route("model", prediction.label if prediction else NONE_LABEL,
+                     prediction.confidence if prediction else 0.0, tools=offered,
+                     candidates=ranked[:5], question=question, language=lang, reason=reason)
+
+    # -- after the actions ran ----------------------------------------------------------
+
+    def answered(self, route: Route, results: Sequence[ToolResult], member: str = "", channel: str = "",
+                 text: str = "") -> str:
+        """The answer to an intent-layer action: the actions' own result text."""
+        ctx = self._contexts.setdefault((member, channel), _Context())
+        ctx.last_text = text
+        for result in results:
+            data = result.display.data if result.display is not None else None
+            if result.ok and isinstance(data, Mapping) and isinstance(data.get("id"), int):
+                if result.name.startswith(("create_", "add_", "record_", "write_")) or result.name != ctx.last_action:
+                    ctx.last_data = dict(data)
+                else:
+                    ctx.last_data = {**ctx.last_data, **dict(data)}
+                ctx.last_action, ctx.last_id = result.name, int(data["id"])
+        ok = [r.content.strip() for r in results if r.ok and r.content.strip()]
+        return "\n".join(ok or [r.content.strip() for r in results if r.content.strip()])
+
+    def remember_text(self, text: str, member: str = "", channel: str = "") -> None:
+        self._contexts.setdefault((member, channel), _Context()).last_text = text
+
+    async def learn(self, text: str, action: str, args: Mapping[str, Any], member: str = "") -> None:
+        """Store a household example (a correction); the next retrain uses it."""
+        if self.db is None:
+            return
+        await self.db.execute(
+            "INSERT INTO intent_examples (text, action, arguments, member, created_at) VALUES (?, ?, ?, ?, ?)",
+            (text, action, json.dumps(dict(args), ensure_ascii=False), member,
+             self.clock.now().isoformat(timespec="seconds")),
+        )
+        log.info("intent.learned", action=action)
+
+    # -- who it is, what it can do -------------------------------------------------------
+
+    def who_am_i(self, lang: str) -> str:
+        text = self.personality
+        if lang == "zh":
+            m = re.search(r"^-\s*(你是.+)$", text, re.M)
+            intro = m.group(1).replace("你是", "我是", 1) if m else "我是这个家的 AI 管家。"
+            return f"你好！{intro.rstrip('。')}。你可以问“你能做什么”看看我能帮上什么。"
+        m = re.search(r"^You are (.+?\.)", text, re.M)
+        intro = ("I am " + m.group(1)) if m else "I am the household's AI assistant."
+        return f"Hello! {intro} Ask \"what can you do?\" to see how I can help."
+
+    def help_text(self, lang: str) -> str:
+        by_category: dict[str, list[str]] = {}
+        spec: Any
+        for spec in self.registry:
+            if spec.category not in CATEGORIES:
+                continue
+            for line in spec.examples:
+                said = line.split("→")[0].strip()
+                if said and (has_han(said) == (lang == "zh")):
+                    by_category.setdefault(spec.category, []).append(said)
+                    break
+        lines = ["我可以帮家里做这些事，直接说就行：" if lang == "zh" else "Here is what the household can ask me:"]
+        for key, (zh, en) in CATEGORIES.items():
+            said = by_category.get(key, [])[:2]
+            if said:
+                quoted = "、".join(f"“{s}”" for s in said) if lang == "zh" else ", ".join(f'"{s}"' for s in said)
+                lines.append(f"- {zh}：{quoted}" if lang == "zh" else f"- {en}: {quoted}")
+        return "\n".join(lines)
+
+
+def _entity(name: str) -> str:
+    for verb in sorted(_VERBS, key=len, reverse=True):
+        if name.startswith(verb + "_"):
+            name = name[len(verb) + 1:]
+            break
+    for suffix in ("_item", "_progress", "_bought"):
+        name = name.removesuffix(suffix)
+    return name.removesuffix("s")
+
+
+def _main_key(spec: Any) -> str | None:
+    if spec is None:
+        return None
+    props = dict(spec.parameters).get("properties", {})
+    for key in dict(spec.parameters).get("required", []):
+        if props.get(key, {}).get("type") == "string" and "enum" not in props[key] and not is_when(props[key]):
+            return str(key)
+    return None
+
+
+def _call_id() -> str:
+    return "intent_" + uuid.uuid4().hex[:12]
+
+
+def context_for(route: Route) -> dict[str, str]:
+    return {"language": route.language}
+
+
+__all__ = ["IntentLayer", "IntentSettings", "Route", "replace"]

@@ -1,0 +1,363 @@
+"""Slot filling: an action's arguments from the user's words, read off its schema.
+
+First the action's templates (`training.Template.pattern`) are matched against the
+utterance with politeness stripped; the most specific match whose values check out
+(dates parse, amounts parse) gives the arguments. Otherwise the generic rules read the
+schema: date/time words go to the action's first date argument, amounts with currencies
+to `amount`/`cost`/`price`, `#3` / 任务3 to `id`, enum values from their words, and what
+is left once the command words (every literal part of the action's templates), dates
+and amounts are taken out is the object phrase, the action's main text argument.
+
+Values for dates stay in the user's words ("明天下午3点"): the action resolves them
+against the home's clock, as for a model's call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from homeagent.actions.dates import DateError, parse_when
+from homeagent.actions.modes import ALIASES as MODE_ALIASES
+from homeagent.actions.money import MoneyError, parse_money
+from homeagent.intent.training import Template
+from homeagent.numbers import NUM, find_number
+
+_PUNCT = "，,：:。.!！?？；;、 \"'“”‘’《》「」"
+_LEAD_RE = re.compile(
+    r"^(?:(?:请你?|帮我|帮忙|麻烦你?|能不能|可以|你能|嗯|那个|好的|hey|hi|ok|okay|please|can you|could you|would you"
+    r"|will you|would you kindly|pls)[\s，,：:]*)+",
+    re.I,
+)
+_TAIL_RE = re.compile(r"(?:[\s，,]*(?:吧|呀|啊|哦|呢|好吗|好不好|谢谢你?|谢啦|please|thanks|thank you|pls))+[\s。.!！?？]*$", re.I)
+
+_NUM = NUM
+_CLOCK = (rf"(?:凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里)?\s*{_NUM}\s*[点點时:：]\s*(?:半|一刻|三刻|{_NUM}\s*分?)?"
+          r"|(?:凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|下班前|下班后|下班)")
+_DAY_ZH = (r"(?:大后天|大前天|后天|前天|今天|今日|今晚|今早|明天|明日|明晚|明早|昨天|昨晚|昨日|"
+           r"(?:下下|下个?|上个?|这个?|本)?\s*(?:周|星期|礼拜)[一二三四五六日天末]|下周|上周|本周|这周|下个?月|"
+           rf"月底|月末|年底|年末|{_NUM}\s*月\s*{_NUM}\s*[日号]?|{_NUM}\s*[号日](?!\s*[后前])|"
+           rf"{_NUM}\s*个?\s*(?:分钟|小时|天|周|星期|个月)\s*(?:后|以后|之后|前|以前|之前)|本月|这个月|上个月|今年|"
+           rf"最近\s*{_NUM}?\s*天?|过去\s*{_NUM}\s*天)")
+WHEN_ZH_RE = re.compile(rf"(?:{_DAY_ZH}\s*(?:的)?\s*(?:{_CLOCK})?|{_CLOCK})")
+_WD = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+_MON = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+_EN_PART = (rf"(?:the day after tomorrow|day after tomorrow|tomorrow|today|tonight|yesterday|last night|this (?:morning|afternoon|evening|week|month|year)"
+            rf"|(?:next|last|this|on|coming) {_WD}|{_WD}|next (?:week|month)|last (?:week|month)|end of (?:the )?month"
+            rf"|in (?:\d+|an?|half an?) (?:minutes?|hours?|days?|weeks?|months?)|\d+ (?:days?|weeks?) (?:ago|from now)"
+            rf"|(?:last|past) \d+ days|{_MON}\.? \d{{1,2}}(?:st|nd|rd|th)?(?:,? \d{{4}})?|\d{{1,2}}(?:st|nd|rd|th)? (?:of )?{_MON}"
+            r"|(?:at )?\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|at \d{1,2}(?::\d{2})?|at noon|noon|midnight"
+            r"|in the (?:morning|afternoon|evening)|\d{4}-\d{2}-\d{2}(?:[ t]\d{1,2}:\d{2})?)")
+WHEN_EN_RE = re.compile(rf"\b(?:{_EN_PART})(?:\s*,?\s*(?:at\s+)?(?:{_EN_PART}))*\b", re.I)
+_MONEY_RE = re.compile(
+    rf"(?:HK\$|US\$|[¥￥$€£])\s*\d+(?:\.\d+)?(?:\s*[万千kK])?|\d+(?:\.\d+)?\s*[万千kK](?:\s*(?:块钱|块|元))?|{_NUM}(?:\.\d+)?\s*(?:[万千kK])?\s*(?:块钱|块|元|美元|美金|刀|欧元|英镑|日元|港币|"
+    r"yuan|kuai|rmb|dollars?|bucks?|euros?|pounds?|yen|usd|cny|eur)|(?<![\d.])\d+(?:\.\d+)?(?![\d.])",
+    re.I,
+)
+_ID_RE = re.compile(r"(?:#|编号|第|(?:任务|笔记|日程|习惯|task|note|event|habit|item|number|no\.?)\s*#?)\s*(\d+)\s*(?:号|条|个)?", re.I)
+_ENUM_WORDS: dict[str, tuple[str, ...]] = {
+    "high": ("高优先级", "优先级高", "重要", "紧急", "high priority", "urgent", "important"),
+    "low": ("低优先级", "优先级低", "不急", "low priority"),
+    "done": ("已完成", "完成了", "做完", "完成的", "达成", "done", "finished", "completed", "complete"),
+    "all": ("全部", "所有", "all of", "every"),
+    "income": ("收入", "到账", "工资", "收到", "income", "got paid", "salary", "earned"),
+    "expense": ("花了", "支出", "spent", "paid"),
+    "lent": ("借给", "借走", "lent", "borrowed my", "borrowed from me"),
+    "borrowed": ("借了", "向", "borrowed", "from"),
+    "paused": ("暂停", "pause"),
+    "want": ("想看", "想读", "want to"),
+    "breakfast": ("早饭", "早餐", "breakfast"), "lunch": ("午饭", "午餐", "lunch"),
+    "dinner": ("晚饭", "晚餐", "dinner", "supper"), "snack": ("零食", "加餐", "snack"),
+    "sleep": ("睡眠", "睡得", "sleep"), "body": ("体重", "weight"), "diary": ("日记", "diary"),
+}
+_TEXT_KEYS = ("content", "title", "item", "habit", "food", "medicine", "mood", "place", "plant", "pet",
+              "dish", "subject", "person", "reason", "label", "metric", "query")
+_WHEN_ORDER = ("due", "start", "date", "time", "deadline", "expires", "from", "end")
+_FILLERS = re.compile(r"^(?:的|了|个|一下|一个|一条|一笔|一件|一台|一份|把)|^(?:to|the|a|an|my|that|on|for|about|of)\b\s*"
+                      r"|\s*(?:的|了|一下|吧|啦|呀)$|\s+(?:to|on|for|at|by)$", re.I)
+_PERIODS = ("本周", "这周", "上周", "下周", "本月", "这个月", "上个月", "今年")
+_QUANTITY_RE = re.compile(
+    rf"(?:{NUM}|半|an?|one|two|three|four|five)\s*(?:个半|个)?\s*(?:杯|瓶|口|ml|毫升|升|公斤|kg|斤|小时|钟头|hours?|hrs?|片|粒|颗|盒|袋|"
+    r"glass(?:es)?|cups?|bottles?|tablets?|pills?|bags?|boxes?)(?:\s*(?:半|and a half))?",
+    re.I,
+)
+_QUANTITY_KEYS = {"amount": "杯", "hours": "小时", "weight_kg": "公斤", "dose": "片", "quantity": "盒"}
+_EN_NUMBERS = {"a": "1", "an": "1", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5"}
+
+
+def _quantity(value: str) -> str:
+    """"a glass" → "1 glass", "two glasses" → "2 glasses": the actions read digits."""
+    return re.sub(r"^(an?|one|two|three|four|five)\b", lambda m: _EN_NUMBERS[m.group(1).casefold()], value.strip(), flags=re.I)
+
+
+def _amount(value: str) -> Any:
+    """"1.2万" → 12000, "3k" → 3000; other amounts stay as said (currency words included)."""
+    m = re.fullmatch(r"[¥￥]?\s*(\d+(?:\.\d+)?)\s*([万千kK])\s*(?:块钱|块|元)?", value.strip())
+    if m:
+        number = float(m.group(1)) * {"万": 10_000, "千": 1000, "k": 1000, "K": 1000}[m.group(2)]
+        return int(number) if number.is_integer() else number
+    return value.strip()
+_TITLE_QUOTE_RE = re.compile(r"[《「“\"]([^》」”\"]+)[》」”\"]")
+_GLUE = ("那个任务", "这个任务", "任务", "这个习惯", "习惯", "那条笔记", "笔记", "已经", "从日程里", "日程里", "记到日程",
+         "到日程", "加到购物单", "加到清单", "划掉", "不要了", "删了", "删掉", "打个卡", "打卡", "搞定啦", "搞定了", "做完了",
+         "完成了", "加到", "记一下", "帮我记", "那个", "这个", "心愿单", "购物清单", "购物单", "shopping list", "清单",
+         "加一个", "加个", "加上", "设成", "设为", "改成", "高优先级", "低优先级")
+_SCHEDULE_KEYS = ("due", "start", "deadline", "end", "expires")
+_NAME_KEYS = ("title", "item", "habit", "dish", "person", "place", "plant", "pet", "medicine", "label", "subject")
+
+
+def strip_polite(text: str) -> str:
+    core = _LEAD_RE.sub("", text.strip())
+    core = _TAIL_RE.sub("", core)
+    return core.strip(_PUNCT) or text.strip()
+
+
+def is_when(prop: Mapping[str, Any]) -> bool:
+    return "照抄用户的说法" in str(prop.get("description", ""))
+
+
+def _clean(value: str) -> str:
+    value = value.strip(_PUNCT)
+    for _ in range(3):
+        value = _FILLERS.sub("", value).strip(_PUNCT)
+    return value
+
+
+def _check(key: str, value: str, props: Mapping[str, Any], now: datetime) -> Any:
+    """The value in the form the action takes, or None when it does not fit the key."""
+    prop = props.get(key, {})
+    value = _clean(value)
+    if not value:
+        return None
+    if is_when(prop):
+        if not (WHEN_ZH_RE.fullmatch(value) or WHEN_EN_RE.fullmatch(value)
+                or re.fullmatch(r"\d{4}-\d{1,2}-\d{1,2}.*", value)):
+            return None
+        if value in _PERIODS or re.match(r"(?:this|last|next|past) ", value, re.I):
+            return value
+        try:
+            parse_when(value, now)
+        except DateError:
+            return None
+        return value
+    if "enum" in prop:
+        return value if value in prop["enum"] else None
+    kind = prop.get("type")
+    if kind == "integer":
+        number = find_number(value)
+        return int(number) if number is not None else None
+    if key in _QUANTITY_KEYS and _QUANTITY_KEYS[key] in str(prop.get("description", "")):
+        return _quantity(value) if _QUANTITY_RE.fullmatch(value) or re.fullmatch(r"\d+(?:\.\d+)?", value) else None
+    if key in ("amount", "cost", "price") and kind != "string":
+        if not _MONEY_RE.fullmatch(value):
+            return None
+        try:
+            parse_money(value, "CNY")
+        except MoneyError:
+            return None
+        return _amount(value)
+    if kind == "array":
+        return [p for p in (_clean(x) for x in re.split(r"[,，、]|\band\b|和", value)) if p]
+    return value
+
+
+def match_template(text: str, templates: Sequence[Template], props: Mapping[str, Any], now: datetime) -> dict[str, Any] | None:
+    core = strip_polite(text)
+    for strict in (True, False):
+        found = _match(core, templates, props, now, strict)
+        if found is not None:
+            return _tidy(found, props)
+    return None
+
+
+def _match(core: str, templates: Sequence[Template], props: Mapping[str, Any], now: datetime,
+           strict: bool) -> dict[str, Any] | None:
+    best: tuple[int, dict[str, Any]] | None = None
+    for template in templates:
+        m = template.pattern(strict).match(core)
+        if m is None:
+            continue
+        args: dict[str, Any] = dict(template.fixed)
+        ok = True
+        for key, raw in m.groupdict().items():
+            value = _check(key, raw, props, now)
+            if value is None:
+                ok = False
+                break
+            args[key] = value
+        if not ok:
+            continue
+        weight = sum(len(p) for p in template.literal_parts())
+        if best is None or weight > best[0]:
+            best = (weight, args)
+    return None if best is None else best[1]
+
+
+def find_when(text: str) -> tuple[str, tuple[int, int]] | None:
+    found = [m for m in (*WHEN_ZH_RE.finditer(text), *WHEN_EN_RE.finditer(text)) if m.group(0).strip()]
+    if not found:
+        return None
+    m = max(found, key=lambda x: len(x.group(0)))
+    return m.group(0).strip(), m.span()
+
+
+def generic(text: str, name: str, props: Mapping[str, Any], required: Sequence[str],
+            templates: Sequence[Template], now: datetime, *, read: bool) -> dict[str, Any]:
+    """Arguments by the schema's rules (no template matched)."""
+    core = strip_polite(text)
+    args: dict[str, Any] = {}
+    rest = core
+    when_keys = sorted((k for k, v in props.items() if is_when(v)),
+                       key=lambda k: _WHEN_ORDER.index(k) if k in _WHEN_ORDER else 99)
+    quoted = _TITLE_QUOTE_RE.search(core)
+    found = find_when(core)
+    if "end" in when_keys and re.search(r"结束|完了|ended|is over|finished", core, re.I):
+        when_keys.remove("end")
+        when_keys.insert(0, "end")
+    if found and when_keys:
+        value = found[0]
+        ok = read and (value in _PERIODS or bool(re.match(r"(?:this|last|next|past) ", value, re.I)))
+        if not ok:
+            try:
+                parse_when(value, now)
+                ok = True
+            except DateError:
+                ok = False
+        if ok or (read and re.match(r"(?:this|last|next|past) ", value, re.I)):
+            args[when_keys[0]] = value
+            rest = rest.replace(found[0], " ")
+    for key, unit in _QUANTITY_KEYS.items():
+        if key in props and (key != "amount" or unit in str(props[key].get("description", ""))):
+            m = _QUANTITY_RE.search(rest)
+            if m:
+                args[key] = _quantity(m.group(0))
+                rest = rest.replace(m.group(0), " ")
+    for key in ("amount", "cost", "price", "weight_kg", "value"):
+        if key in props and key not in args and not is_when(props[key]):
+            m = _MONEY_RE.search(rest) if key in ("amount", "cost", "price") else re.search(r"\d+(?:\.\d+)?(?:/\d+)?", rest)
+            if m:
+                args[key] = _amount(m.group(0)) if key in ("amount", "cost", "price") else m.group(0).strip()
+                rest = rest.replace(m.group(0), " ")
+            if m:
+                args[key] = _amount(m.group(0)) if key in ("amount", "cost", "price") else m.group(0).strip()
+                rest = rest.replace(m.group(0), " ")
+    if "id" in props:
+        m = _ID_RE.search(rest)
+        if m:
+            args["id"] = int(m.group(1))
+            rest = rest.replace(m.group(0), " ")
+    low = core.casefold()
+    if "mode" in props:
+        mode = find_mode(low)
+        if mode:
+            args["mode"] = mode
+    for key, prop in props.items():
+        if "enum" not in prop or key in args:
+            continue
+        best_len, best_value = 0, None
+        for value in prop["enum"]:
+            words = [w for w in (*_ENUM_WORDS.get(value, ()), value) if re.search(
+                rf"(?<![a-z]){re.escape(w)}(?![a-z])" if w.isascii() else re.escape(w), low)]
+            if words and max(map(len, words)) > best_len:
+                best_len, best_value = max(map(len, words)), value
+        if best_value is not None:
+            args[key] = best_value
+    if read:
+        return args
+    main = next((k for k in required if props.get(k, {}).get("type") in ("string", None) and k not in args
+                 and "enum" not in props.get(k, {}) and not is_when(props.get(k, {}))), None)
+    if main is None:
+        main = next((k for k in _TEXT_KEYS if k in props and k not in args and "id" not in args), None)
+    if main is not None:
+        colon = re.search(r"[：:]\s*(.+)$", rest)
+        if quoted:
+            value = quoted.group(1).strip()
+        elif colon:
+            value = _clean(colon.group(1))
+            if main in _NAME_KEYS:
+                value = _clean(re.split(r"[，,。；;]", value)[0])
+        else:
+            value = _object_phrase(rest, templates, first=main in _NAME_KEYS)
+        if value:
+            args[main] = value
+    return _tidy(args, props)
+
+
+def find_mode(low: str) -> str | None:
+    for word, mode in sorted(MODE_ALIASES.items(), key=lambda kv: -len(kv[0])):
+        if re.search(rf"(?<![a-z]){re.escape(word)}(?![a-z])" if word.isascii() else re.escape(word), low):
+            return mode
+    m = re.search(r"(?<![a-z])(home|away|sleep|guest)(?![a-z])", low)
+    return m.group(1) if m else None
+
+
+def _tidy(args: dict[str, Any], props: Mapping[str, Any]) -> dict[str, Any]:
+    """Text values that are really an id ("task 4"), a quoted title, or carry a date."""
+    out = dict(args)
+    if "mode" in out and "mode" in props and isinstance(out["mode"], str):
+        out["mode"] = find_mode(out["mode"].casefold()) or out["mode"]
+    when_keys = [k for k, v in props.items() if is_when(v) and k not in out and k in _SCHEDULE_KEYS]
+    for key, value in list(out.items()):
+        if not isinstance(value, str) or is_when(props.get(key, {})) or "enum" in props.get(key, {}):
+            continue
+        m = _ID_RE.fullmatch(value.strip())
+        if m and "id" in props and "id" not in out:
+            out["id"] = int(m.group(1))
+            del out[key]
+            continue
+        quoted = _TITLE_QUOTE_RE.fullmatch(value.strip())
+        if quoted:
+            out[key] = quoted.group(1)
+        found = find_when(value)
+        targets = when_keys + ([k for k in ("date", "time") if k in props and k not in out] if key in _NAME_KEYS else [])
+        if found and targets and (value.startswith(found[0]) or value.endswith(found[0])):
+            rest = _clean(value.replace(found[0], " ", 1))
+            if rest:
+                target = targets[0]
+                out[target] = found[0]
+                if target in when_keys:
+                    when_keys.remove(target)
+                out[key] = rest
+    return out
+
+
+def _object_phrase(rest: str, templates: Sequence[Template], first: bool = False) -> str:
+    """What is left once the command words of the action's templates are taken out."""
+    words: set[str] = set()
+    for template in templates:
+        for part in template.literal_parts():
+            for piece in re.split(r"[，,：:。.!！?？；;]", part):
+                piece = piece.strip()
+                if len(piece) >= 2 or (piece and not piece.isascii()):
+                    words.add(piece)
+    out = rest
+    for word in _GLUE:  # the household's glue words first, then the templates' own
+        out = re.sub(rf"(?<![a-z]){re.escape(word)}(?![a-z])", " ", out, flags=re.I) if word.isascii() else out.replace(word, " ")
+    for word in sorted(words, key=len, reverse=True):
+        if word.isascii():
+            out = re.sub(rf"(?<![a-z]){re.escape(word)}(?![a-z])", " ", out, flags=re.I)
+        elif len(word) >= 2:
+            out = out.replace(word, " ")
+    out = re.sub(r"\s+", " ", out)
+    pieces = [_clean(p) for p in re.split(r"[，,。；;！!]", out)]
+    pieces = [p for p in pieces if p]
+    if not pieces:
+        return ""
+    return pieces[0] if first else max(pieces, key=len)
+
+
+def split_items(value: str) -> list[str]:
+    """"milk and eggs", "牛奶和鸡蛋", "苹果、香蕉" → each item."""
+    parts = [_clean(p) for p in re.split(r"\s*(?:,|、|\band\b|&|和|还有|以及)\s*", value)]
+    return [p for p in parts if p]
+
+
+_DAY_WORD_RE = re.compile(rf"{_DAY_ZH}|\b(?:today|tomorrow|tonight|yesterday|{_WD}|next|{_MON}\.? \d)", re.I)
+
+
+def find_day(text: str) -> bool:
+    """Whether `text` names a day (not only a time of day)."""
+    return bool(re.search(r"\d{4}-\d{2}-\d{2}", text)) or any(
+        m.group(0).strip() and not re.fullmatch(_CLOCK, m.group(0).strip()) for m in _DAY_WORD_RE.finditer(text))

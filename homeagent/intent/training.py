@@ -1,0 +1,225 @@
+"""The intent classifier's training set, generated from the registry at start.
+
+For every registered action: its own examples (`user words → name {"arg": "value"}`,
+the ToolDef `examples` lines), each turned into a template by marking the argument
+values it contains, plus the templates of `homeagent.intent.phrases`. Every template is
+filled with slot values (the action's own example values and the shared pools) and
+wrapped in everyday politeness ("帮我…吧", "please …"), so each action gets dozens of
+examples in both languages. Examples learned from the household (corrections, stored in
+the database) come on top. "none" is small talk.
+
+`Template.pattern()` is also what the slot filler matches an utterance against.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from homeagent.chat import ToolDef
+from homeagent.intent.phrases import NONE, POOLS, TEMPLATES
+from homeagent.text import has_han
+
+NONE_LABEL = "none"
+_EXAMPLE_RE = re.compile(r"^(?P<text>.*?)\s*→\s*(?P<name>[a-z][a-z0-9_]*)\s*(?P<args>\{.*\})?\s*$", re.S)
+_SLOT_RE = re.compile(r"\{(?P<key>[a-z_]+)(?::(?P<pool>[a-z_]+)|=(?P<values>[^}]*))\}")
+_PUNCT = "，,：:。.!！?？；; "
+_POLITE_RE = re.compile(r"^(?:请你?|帮我|麻烦你?|please |can you |could you )", re.I)
+
+ZH_WRAP = (("", ""), ("", ""), ("请", ""), ("帮我", ""), ("麻烦", ""), ("", "吧"), ("嗯，", ""), ("", "，谢谢"))
+EN_WRAP = (("", ""), ("", ""), ("please ", ""), ("hey, ", ""), ("can you ", ""), ("", " please"), ("", ", thanks"),
+           ("could you ", ""))
+
+
+@dataclass(frozen=True)
+class Example:
+    text: str
+    action: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+    group: str = ""  # the template it came from (held-out splits keep groups apart)
+
+
+@dataclass(frozen=True)
+class Template:
+    action: str
+    text: str  # with {key:pool} / {key=a|b} slots
+    fixed: Mapping[str, Any]
+    values: Mapping[str, tuple[str, ...]]  # slot key → candidate values
+
+    @property
+    def lang(self) -> str:
+        return "zh" if has_han(_SLOT_RE.sub("", self.text)) or has_han(self.text) else "en"
+
+    @property
+    def slots(self) -> list[str]:
+        return [m.group("key") for m in _SLOT_RE.finditer(self.text)]
+
+    def literal_parts(self) -> list[str]:
+        text = _POLITE_RE.sub("", self.text)
+        return [p for p in _SLOT_RE.split(text)[::4] if p and p.strip(_PUNCT)]
+
+    def fill(self, rng: random.Random) -> tuple[str, dict[str, Any]]:
+        args: dict[str, Any] = dict(self.fixed)
+
+        def one(match: re.Match[str]) -> str:
+            key = match.group("key")
+            value = rng.choice(self.values[key])
+            args[key] = value
+            return value
+
+        return _SLOT_RE.sub(one, self.text), args
+
+    def pattern(self, strict: bool = True) -> re.Pattern[str]:
+        """A regex matching an utterance of this template (politeness stripped, as the
+        utterance is); slots are named groups. Strict: the template's punctuation must be
+        there (so a slot cannot swallow it); loose: punctuation is optional."""
+        cache_key = (self.text, strict)
+        cached = _PATTERNS.get(cache_key)
+        if cached is not None:
+            return cached
+        text = _POLITE_RE.sub("", self.text)
+        out: list[str] = []
+        pos, seen = 0, set()
+        for m in _SLOT_RE.finditer(text):
+            out.append(_literal(text[pos:m.start()], strict))
+            key = m.group("key")
+            out.append(f"(?P<{key}>.+?)" if key not in seen else ".+?")
+            seen.add(key)
+            pos = m.end()
+        out.append(_literal(text[pos:], strict))
+        compiled = re.compile("^" + "".join(out) + "$", re.I | re.S)
+        _PATTERNS[cache_key] = compiled
+        return compiled
+
+
+_PATTERNS: dict[tuple[str, bool], re.Pattern[str]] = {}
+
+
+def _literal(text: str, strict: bool) -> str:
+    """Runs of spaces and punctuation: a space needs some separator (in strict form,
+    punctuation too); at the ends of the utterance, anything goes."""
+    parts = []
+    for run in re.findall(rf"[{re.escape(_PUNCT)}]+|[^{re.escape(_PUNCT)}]+", text):
+        if run[0] in _PUNCT:
+            needs = strict and bool(run.strip()) or " " in run
+            parts.append(r"[\s，,：:。.!！?？；;、]" + ("+" if needs else "*"))
+        else:
+            parts.append(re.escape(run))
+    return "".join(parts)
+
+
+def parse_example(line: str) -> tuple[str, str, dict[str, Any]] | None:
+    match = _EXAMPLE_RE.match(line.strip())
+    if not match:
+        return None
+    try:
+        args = json.loads(match.group("args")) if match.group("args") else {}
+    except json.JSONDecodeError:
+        return None
+    return match.group("text").strip(), match.group("name"), args if isinstance(args, dict) else {}
+
+
+def _fixed(spec: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for part in spec.split(","):
+        if "=" in part:
+            key, value = (x.strip() for x in part.split("=", 1))
+            out[key] = {"true": True, "false": False}.get(value, int(value) if value.isdigit() else value)
+    return out
+
+
+def templates_for(tool: ToolDef) -> list[Template]:
+    """Every template of one action: its registered examples, then phrases.TEMPLATES."""
+    raw: list[tuple[str, dict[str, Any]]] = []
+    for line in tool.examples:
+        parsed = parse_example(line)
+        if parsed is not None and parsed[1] == tool.name:
+            raw.append(_mark(parsed[0], parsed[2]))
+    for text in TEMPLATES.get(tool.name, ()):
+        body, _, implied = text.partition(" ## ")
+        raw.append((body, _fixed(implied)))
+    # Every slot key's values: the pool it names, plus what the examples used.
+    seen: dict[tuple[str, str], list[str]] = {}
+    for text, _ in raw:
+        lang = "zh" if has_han(text) else "en"
+        for m in _SLOT_RE.finditer(text):
+            key = m.group("key")
+            bucket = seen.setdefault((key, lang), [])
+            if m.group("pool"):
+                zh, en = POOLS[m.group("pool")]
+                bucket += zh if lang == "zh" else en
+            else:
+                bucket += [v for v in (m.group("values") or "").split("|") if v]
+    made: list[Template] = []
+    for text, fixed in raw:
+        lang = "zh" if has_han(text) else "en"
+        keys = {m.group("key") for m in _SLOT_RE.finditer(text)}
+        values: dict[str, tuple[str, ...]] = {}
+        for key in keys:
+            own = [v for m in _SLOT_RE.finditer(text) if m.group("key") == key
+                   for v in ((m.group("values") or "").split("|") if m.group("values") else [])]
+            pool = own or seen.get((key, lang)) or seen.get((key, "en" if lang == "zh" else "zh")) or ["x"]
+            values[key] = tuple(dict.fromkeys(pool))
+        made.append(Template(tool.name, text, fixed, values))
+    return made
+
+
+def _mark(text: str, args: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """A registered example as a template: each string value in its text becomes a slot."""
+    fixed: dict[str, Any] = {}
+    marked = text
+    for key, value in sorted(args.items(), key=lambda kv: -len(str(kv[1]))):
+        value_text = str(value)
+        if isinstance(value, str | int | float) and not isinstance(value, bool) and value_text \
+                and value_text in marked and "{" not in value_text:
+            marked = marked.replace(value_text, "{" + key + "=" + value_text + "}", 1)
+        else:
+            fixed[key] = value
+    return marked, fixed
+
+
+def all_templates(tools: Iterable[ToolDef]) -> dict[str, list[Template]]:
+    return {tool.name: templates_for(tool) for tool in tools}
+
+
+def generate(
+    templates: Mapping[str, Sequence[Template]],
+    *,
+    per_template: int = 6,
+    seed: int = 7,
+    limit_per_action: int | None = None,
+    extra: Iterable[Example] = (),
+) -> list[Example]:
+    """Filled and wrapped examples for every action, plus "none" and `extra`."""
+    rng = random.Random(seed)
+    out: list[Example] = []
+    for action, temps in templates.items():
+        chosen = list(temps)
+        if limit_per_action is not None:
+            chosen = chosen[:limit_per_action]
+        for index, template in enumerate(chosen):
+            wraps = ZH_WRAP if template.lang == "zh" else EN_WRAP
+            made = set()
+            for n in range(per_template):
+                text, args = template.fill(rng)
+                pre, post = wraps[0] if n == 0 else rng.choice(wraps)
+                text = f"{pre}{text}{post}"
+                if text not in made:
+                    made.add(text)
+                    out.append(Example(text, action, args, f"{action}:{index}"))
+    for index, text in enumerate(NONE):
+        out.append(Example(text, NONE_LABEL, {}, f"none:{index % 7}"))
+        if text.isascii():
+            out.append(Example(text.capitalize() + ("." if index % 2 else "!"), NONE_LABEL, {}, f"none:{index % 7}"))
+        else:
+            out.append(Example(text + ("。" if index % 2 else "！"), NONE_LABEL, {}, f"none:{index % 7}"))
+    # What the household taught weighs like a template: the utterance and its wrappings.
+    for example in extra:
+        wraps = ZH_WRAP if has_han(example.text) else EN_WRAP
+        for pre, post in dict.fromkeys(wraps):
+            out.append(Example(f"{pre}{example.text}{post}", example.action, example.args, "learned:0"))
+    return out
