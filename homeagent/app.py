@@ -275,7 +275,7 @@ class App:
             conversation=self.conversation,
             forget_message=self.forget_message,
             knowledge=self.knowledge,
-            openai=OpenAIChannel(self.inbox, self.devices),
+            openai=OpenAIChannel(self.inbox, self.devices, client_tool_timeout=self.config.api.client_tool_timeout),
             agent_chat=AgentChatChannel(self.inbox, self.devices),
             run_channel=RunsChannel(self.inbox, self.devices, self.runs),
         )
