@@ -29,6 +29,7 @@ from homeagent.config import Config
 from homeagent.errors import ConfigError, StartupError
 from homeagent.io import DeviceRegistry, Inbox
 from homeagent.io.agent_chat import AgentChatChannel
+from homeagent.io.ollama import OllamaChannel
 from homeagent.io.openai import OpenAIChannel
 from homeagent.io.runs import RunsChannel
 from homeagent.knowledge import KnowledgeBase, KnowledgeWatcher, knowledge_tools
@@ -278,6 +279,7 @@ class App:
             openai=OpenAIChannel(self.inbox, self.devices, client_tool_timeout=self.config.api.client_tool_timeout),
             agent_chat=AgentChatChannel(self.inbox, self.devices),
             run_channel=RunsChannel(self.inbox, self.devices, self.runs),
+            ollama=OllamaChannel(self.inbox, self.devices, client_tool_timeout=self.config.api.client_tool_timeout),
         )
 
     async def run(

@@ -68,8 +68,18 @@ class RateLimiter:
                 del self._buckets[k]
 
 
+def _path_key(path: str, prefixes: tuple[str, ...]) -> str:
+    """The token a URL carries as `<prefix><token>/…`, for a client that cannot send
+    headers (Home Assistant's Ollama integration); "" when it carries none."""
+    for prefix in prefixes:
+        if path.startswith(prefix):
+            return path[len(prefix):].split("/", 1)[0]
+    return ""
+
+
 def auth_middleware(
-    household_token: str, members: MemberStore | None, limiter: RateLimiter, open_paths: frozenset[str]
+    household_token: str, members: MemberStore | None, limiter: RateLimiter, open_paths: frozenset[str],
+    path_key_prefixes: tuple[str, ...] = (),
 ) -> Middleware:
     expected = household_token.encode()
 
@@ -79,6 +89,8 @@ def auth_middleware(
             return await handler(request)
         required = bool(household_token) or (members is not None and members.any_active)
         header = request.headers.get("Authorization", "")
+        if not header and (key := _path_key(request.path, path_key_prefixes)):
+            header = f"Bearer {key}"  # the same token, carried in the URL
         scheme, _, given = header.partition(" ")
         member: str | None = None
         if header:

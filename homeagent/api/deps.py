@@ -17,6 +17,7 @@ from homeagent.agent.runs import RunHub
 from homeagent.config import APIConfig
 from homeagent.io.agent_chat import AgentChatChannel
 from homeagent.io.interrupt import Inbox
+from homeagent.io.ollama import OllamaChannel
 from homeagent.io.openai import OpenAIChannel
 from homeagent.io.registry import DeviceRegistry
 from homeagent.io.runs import RunsChannel
@@ -57,7 +58,8 @@ class ApiDeps:
     openai: OpenAIChannel
     agent_chat: AgentChatChannel
     run_channel: RunsChannel
+    ollama: OllamaChannel
 
-    def channels(self) -> tuple[OpenAIChannel, AgentChatChannel, RunsChannel]:
+    def channels(self) -> tuple[OpenAIChannel, AgentChatChannel, RunsChannel, OllamaChannel]:
         """The channels the HTTP server carries; registered while it serves."""
-        return (self.openai, self.agent_chat, self.run_channel)
+        return (self.openai, self.agent_chat, self.run_channel, self.ollama)
