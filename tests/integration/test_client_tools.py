@@ -54,9 +54,16 @@ def clock_tool(calls: list[str]) -> ToolSpec:
     return ToolSpec("house_clock", "what time it is", {"type": "object", "properties": {}}, clock)
 
 
-async def _runs(app) -> list:
-    await app.runs.flush()
-    return await app.runs.list()
+async def _runs(app, *, settled: bool = True) -> list:
+    """The stored runs; with `settled`, once none is still shown running (the run writer
+    commits in the background)."""
+    for _ in range(100):
+        await app.runs.flush()
+        runs = await app.runs.list()
+        if not settled or all(r.status != "running" for r in runs):
+            break
+        await anyio.sleep(0.05)
+    return runs
 
 
 async def test_client_tool_call_ends_response_and_result_resumes_same_turn(make_config):

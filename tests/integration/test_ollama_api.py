@@ -12,6 +12,7 @@ import pytest
 from homeagent.llm.testing import ScriptedProvider, ScriptedReply
 
 from .helpers import running_app
+from .test_client_tools import _runs
 
 pytestmark = pytest.mark.anyio
 
@@ -131,8 +132,7 @@ async def test_ha_style_tool_round_trip_resumes_the_same_turn(make_config):
         assert [m.content for m in provider.requests[1].messages if m.role == "tool"] == [
             '{"success": true, "targets": ["light.kitchen"]}'
         ]
-        await app.runs.flush()
-        runs = await app.runs.list()
+        runs = await _runs(app)
         assert len(runs) == 1 and runs[0].status == "completed" and runs[0].channel == "ollama"
 
 
