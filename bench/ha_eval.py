@@ -218,7 +218,13 @@ async def main_async(args: argparse.Namespace) -> int:
         env = {**os.environ, "HOMEAGENT_DATA_DIR": tmp}
         env.pop("HOMEAGENT_API_TOKEN", None)
         config = load_config(ROOT / "config/homeagent.yaml", env=env)
-        config = dataclasses.replace(config, daemon=dataclasses.replace(config.daemon, listen_addr="127.0.0.1:0"))
+        config = dataclasses.replace(
+            config,
+            daemon=dataclasses.replace(config.daemon, listen_addr="127.0.0.1:0"),
+            # A figure, not a cut-off: on a busy box one local turn can take minutes.
+            agent=dataclasses.replace(config.agent, turn_timeout=args.turn_timeout),
+            api=dataclasses.replace(config.api, client_tool_timeout=args.turn_timeout),
+        )
         async with App(config) as app, anyio.create_task_group() as tg:
             ready = anyio.Event()
             tg.start_soon(lambda: app.run(on_ready=ready.set))
@@ -249,6 +255,7 @@ def main() -> int:
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--stride", type=int, default=1)
     parser.add_argument("--lang", choices=["zh", "en"])
+    parser.add_argument("--turn-timeout", type=float, default=900.0, help="seconds a turn may take")
     parser.add_argument("-v", "--verbose", action="store_true")
     return anyio.run(main_async, parser.parse_args())
 

@@ -5,6 +5,10 @@ the turn's interrupt, the agent's own memory supplies the history (earlier messa
 client re-sends are not replayed), and the client's system messages are extra context for
 that turn only. Sampling parameters of the request are not applied: the one agent speaks
 with its configured settings.
+
+A request's `tools` are client-side tools (homeagent/io/client_tools.py): a call to one
+ends the response with `finish_reason: "tool_calls"`, and a request whose messages end
+with the `tool` results (matched by `tool_call_id`) resumes the same waiting turn.
 """
 
 from __future__ import annotations
