@@ -363,3 +363,60 @@ def setup_ollama(app: web.Application, channel: OllamaChannel) -> None:
         app.router.add_get(base + "/api/ps", ps)
         app.router.add_post(base + "/api/pull", pull)
         app.router.add_post(base + "/api/chat", chat)
+
+
+def ollama_paths() -> dict[str, Any]:
+    """The OpenAPI description of these routes, under both prefixes."""
+    ndjson = "application/x-ndjson"
+    error = {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}}
+
+    def errors(*codes: int) -> dict[str, Any]:
+        return {str(c): {"description": "error", "content": {"application/json": {"schema": error}}} for c in codes}
+
+    def body(schema: dict[str, Any]) -> dict[str, Any]:
+        return {"required": True, "content": {"application/json": {"schema": schema}}}
+
+    obj: dict[str, Any] = {"type": "object"}
+    json_ok = {"description": "ok", "content": {"application/json": {"schema": obj}}}
+    streamed = {"description": "one object, or NDJSON lines (stream: true, the default)",
+                "content": {"application/json": {"schema": obj}, ndjson: {"schema": {"type": "string"}}}}
+    model = {"type": "object", "required": ["model"], "properties": {"model": {"type": "string"}, "name": {"type": "string"},
+                                                                    "stream": {"type": "boolean"}}}
+    chat_body = {
+        "type": "object", "required": ["model", "messages"],
+        "properties": {
+            "model": {"type": "string"},
+            "messages": {"type": "array", "minItems": 1, "items": {
+                "type": "object", "required": ["role"],
+                "properties": {"role": {"enum": ["system", "user", "assistant", "tool"]}, "content": {"type": "string"},
+                               "tool_calls": {"type": "array", "items": obj}}}},
+            "tools": {"type": "array", "items": {"$ref": "#/components/schemas/ClientTool"}},
+            "stream": {"type": "boolean"}, "keep_alive": {"anyOf": [{"type": "string"}, {"type": "number"}]},
+            "options": obj, "think": {"anyOf": [{"type": "boolean"}, {"enum": ["low", "medium", "high"]}]},
+            "format": {"anyOf": [{"enum": ["", "json"]}, obj]},
+        },
+    }
+    text_ok = {"description": "Ollama is running", "content": {"text/plain": {"schema": {"type": "string"}}}}
+    key = [{"name": "key", "in": "path", "required": True, "schema": {"type": "string"}}]
+    paths: dict[str, Any] = {}
+    for base, params in ((PREFIX, []), (KEY_PREFIX + "{key}", key)):
+        def op(summary: str, responses: dict[str, Any], request: dict[str, Any] | None = None,
+               params: list[dict[str, Any]] = params) -> dict[str, Any]:
+            out: dict[str, Any] = {"summary": summary, "responses": responses}
+            if params:
+                out["parameters"] = params
+            if request is not None:
+                out["requestBody"] = body(request)
+            return out
+
+        paths[base] = {"get": op("Ollama: is it running", {"200": text_ok, **errors(401)})}
+        paths[base + "/"] = {"get": op("Ollama: is it running", {"200": text_ok, **errors(401)})}
+        paths[base + "/api/version"] = {"get": op("Ollama: API version", {"200": json_ok, **errors(401)})}
+        paths[base + "/api/tags"] = {"get": op("Ollama: models (HomeAgent's own)", {"200": json_ok, **errors(401)})}
+        paths[base + "/api/ps"] = {"get": op("Ollama: loaded models", {"200": json_ok, **errors(401)})}
+        paths[base + "/api/show"] = {"post": op("Ollama: a model's details", {"200": json_ok, **errors(400, 401, 404)}, model)}
+        paths[base + "/api/pull"] = {"post": op("Ollama: pull (HomeAgent's model: success, nothing downloaded)",
+                                                {"200": streamed, **errors(400, 401, 404)}, model)}
+        paths[base + "/api/chat"] = {"post": op("Ollama: chat with the agent; the client's tools are client-side tools",
+                                                {"200": streamed, **errors(400, 401, 404, 413, 500)}, chat_body)}
+    return paths

@@ -12,6 +12,7 @@ from typing import Any
 from aiohttp import web
 
 from homeagent import __version__
+from homeagent.api.ollama import ollama_paths
 
 JSON = "application/json"
 SSE = "text/event-stream"
@@ -80,9 +81,17 @@ SCHEMAS: dict[str, Any] = {
             "stream": {"type": "boolean"},
             "stream_options": {"type": "object", "properties": {"include_usage": {"type": "boolean"}}},
             "user": _STR,
-            "tools": {"type": "array", "maxItems": 0,
-                      "description": "client-side tools are not supported: HomeAgent runs its own"},
+            "tools": {"type": "array", "items": _ref("ClientTool"),
+                      "description": "client-side tools: a call to one ends the response (finish_reason "
+                                     "tool_calls); the tool results resume the same turn"},
         },
+    },
+    "ClientTool": {
+        "type": "object", "required": ["function"],
+        "properties": {"type": {"const": "function"}, "function": {
+            "type": "object", "required": ["name"],
+            "properties": {"name": {"type": "string", "pattern": "^[A-Za-z0-9_.-]{1,64}$"},
+                           "description": _STR, "parameters": {"type": "object"}}}},
     },
     "ChatMessage": {
         "type": "object", "required": ["role"],
@@ -292,6 +301,9 @@ PATHS: dict[str, Any] = {
                         "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"}}],
         "responses": {"200": _json(_ref("Forgotten"), "forgotten"), **_errors(400, 401, 404, 429)}}},
 }
+
+# The Ollama protocol for Home Assistant (homeagent/api/ollama.py), under both prefixes.
+PATHS.update(ollama_paths())
 
 
 def build_document(extra_paths: dict[str, Any] | None = None,
