@@ -23,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import uuid
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,8 +76,11 @@ class ClientTurn:
     """One turn whose client runs some of its tools; it may span several requests."""
 
     def __init__(
-        self, broker: ClientToolBroker, owner: str, definitions: tuple[ToolDef, ...], timeout: float
+        self, broker: ClientToolBroker, owner: str, definitions: tuple[ToolDef, ...], timeout: float,
+        shape: Callable[[str, str, str], str] | None = None,
     ) -> None:
+        # How the client's results read to the model: (tool name, result, user text) → text.
+        self._shape = shape
         self._broker = broker
         self.owner = owner
         self._definitions = definitions
@@ -119,6 +122,9 @@ class ClientTurn:
             self.pending = ()
             return [(False, "error: the client did not send this tool's result in time")] * len(calls)
         outcomes = [self._results[p.id] for p in self.pending]
+        if self._shape is not None and self.interrupt is not None:
+            text = self.interrupt.text
+            outcomes = [(ok, self._shape(p.name, out, text)) for p, (ok, out) in zip(self.pending, outcomes, strict=True)]
         self.pending = ()
         return outcomes
 
@@ -168,16 +174,22 @@ class ClientToolBroker:
     timeout: float = 30.0
     _waiting: dict[str, ClientTurn] = field(default_factory=dict)  # our call id → turn
 
-    def new_turn(self, owner: str, definitions: tuple[ToolDef, ...]) -> ClientTurn:
+    def new_turn(
+        self, owner: str, definitions: tuple[ToolDef, ...], shape: Callable[[str, str, str], str] | None = None
+    ) -> ClientTurn:
         for turn in {id(t): t for t in self._waiting.values() if t.owner == owner}.values():
             log.info("client_tools.superseded", calls=len(turn.pending))
             turn.abandon()
-        return ClientTurn(self, owner, definitions, self.timeout)
+        return ClientTurn(self, owner, definitions, self.timeout, shape)
 
-    async def open(self, inbox: Inbox, interrupt: Interrupt, definitions: tuple[ToolDef, ...]) -> ClientTurn:
+    async def open(
+        self, inbox: Inbox, interrupt: Interrupt, definitions: tuple[ToolDef, ...],
+        shape: Callable[[str, str, str], str] | None = None,
+    ) -> ClientTurn:
         """Start a turn whose client runs `definitions`; `interrupt.client_tools` is set
-        to it (the interrupt given is a template: its other fields are kept)."""
-        turn = self.new_turn(f"{interrupt.member}|{interrupt.device_id}", definitions)
+        to it (the interrupt given is a template: its other fields are kept). `shape`
+        makes the client's results readable for the model."""
+        turn = self.new_turn(f"{interrupt.member}|{interrupt.device_id}", definitions, shape)
         turn.interrupt = dataclasses.replace(interrupt, client_tools=turn)
         await inbox.submit(turn.interrupt)
         return turn

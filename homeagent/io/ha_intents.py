@@ -21,6 +21,12 @@ model (HomeAgent has its own personality and its own way with tools) around that
 overview; the turn keeps the overview, one short line a device, the asker's area and the
 time, which costs the local engine a third of the prompt tokens.
 
+Home Assistant's results (`{"response_type": "action_done", "data": {"success": […]}}`, or
+`GetLiveContext`'s overview of states) reach the model as short readable lines
+(`readable_result`): what was switched, what failed, and the states of the devices the
+words point at, so a small engine that answers with its results' own words says
+"Done: Kitchen Light." rather than reading JSON aloud.
+
 A question about the house ("is the kitchen light on?", "客厅现在多少度") is offered only
 the intents that read state (`GetLiveContext`), so a question never changes anything.
 
@@ -29,6 +35,7 @@ Only tools with Home Assistant's names are touched; any other client tool passes
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -318,3 +325,60 @@ def compact_context(context: str) -> str:
         lines.append(" — ".join(part for part in (", ".join(device.names), device.domain, ", ".join(device.areas)) if part))
     lines += [m.group(0).strip() for pattern in (_AREA_RE, _TIME_RE) if (m := pattern.search(context))]
     return "\n".join(lines)
+
+
+def _live_lines(overview: str, text: str) -> str:
+    """GetLiveContext's overview, one line a device, narrowed to the devices the words
+    point at (all of them when they point at none)."""
+    entries: list[dict[str, str]] = []
+    for line in overview.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("- names:"):
+            entries.append({"names": _unquote(stripped.split(":", 1)[1])})
+        elif entries and ":" in stripped and not stripped.startswith("-"):
+            key, value = stripped.split(":", 1)
+            if value.strip():
+                entries[-1][key.strip()] = _unquote(value)
+    if not entries:
+        return overview.strip()
+    terms = _terms(text)
+    picked = [e for e in entries if e["names"] in set(_best([e["names"] for e in entries], terms))]
+    picked = picked or [e for e in entries if e.get("domain") in _domains(text)] or entries
+    lines = []
+    for e in picked:
+        extra = ", ".join(f"{k} {v}" for k, v in e.items() if k not in ("names", "domain", "areas", "state"))
+        where = f" ({e['areas']})" if e.get("areas") else ""
+        lines.append(f"{e['names']}{where}: {e.get('state', '?')}" + (f", {extra}" if extra else ""))
+    return "\n".join(lines)
+
+
+def readable_result(name: str, content: str, text: str) -> str:
+    """A Home Assistant intent result as short lines for the model; anything it does not
+    recognise is passed as it came."""
+    try:
+        data = json.loads(content)
+    except (json.JSONDecodeError, TypeError):
+        return _live_lines(content, text) if content.lstrip().startswith("Live Context") else content
+    if not isinstance(data, dict):
+        return content
+    zh = bool(re.search(r"[\u4e00-\u9fff]", text))
+    if isinstance(data.get("result"), str) and name == "GetLiveContext":
+        return _live_lines(data["result"], text)
+    kind = data.get("response_type")
+    if kind == "action_done":
+        body: dict[str, Any] = data["data"] if isinstance(data.get("data"), dict) else {}
+        done = [str(t.get("name")) for t in body.get("success", []) if isinstance(t, dict) and t.get("name")]
+        failed = [str(t.get("name")) for t in body.get("failed", []) if isinstance(t, dict) and t.get("name")]
+        lines = [("好的，已完成：" if zh else "Done: ") + (", ".join(done) or name) + ("。" if zh else ".")]
+        if failed:
+            lines.append(("失败：" if zh else "Failed: ") + ", ".join(failed))
+        return "\n".join(lines)
+    if kind == "error" or data.get("error"):
+        speech = data.get("speech", {}).get("plain", {}).get("speech") if isinstance(data.get("speech"), dict) else None
+        reason = speech or data.get("error") or (data.get("data") or {}).get("code") or "failed"
+        return ("没能完成：" if zh else "It did not work: ") + str(reason)
+    if kind == "query_answer":
+        speech = data.get("speech", {}).get("plain", {}).get("speech") if isinstance(data.get("speech"), dict) else None
+        if speech:
+            return str(speech)
+    return content

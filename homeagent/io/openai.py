@@ -15,7 +15,7 @@ from contextlib import asynccontextmanager
 from homeagent.chat import ToolDef
 from homeagent.io.channel import Capabilities, OutboundMessage
 from homeagent.io.client_tools import ClientToolBroker, ClientTurn
-from homeagent.io.ha_intents import compact_context, enrich, is_home_assistant
+from homeagent.io.ha_intents import compact_context, enrich, is_home_assistant, readable_result
 from homeagent.io.interrupt import Inbox, Interrupt, ReplyHandle
 from homeagent.io.registry import DeviceRegistry
 from homeagent.io.turn import ChannelTurn, open_turn
@@ -56,11 +56,12 @@ class OpenAIChannel:
         calls one, the turn waits for the client's result (see ClientToolBroker)."""
         await self._devices.touch(self.name, device_id)
         tools = enrich(tools, text, context)
-        if is_home_assistant(tools):
+        home_assistant = is_home_assistant(tools)
+        if home_assistant:
             context = compact_context(context)
         template = Interrupt(
             text=text, channel=self.name, reply=ReplyHandle(), device_id=device_id, member=member,
             context=context, capabilities=self.capabilities,
         )
         # Home Assistant's intents learn the values its device overview offers.
-        return await self.client_tools.open(self._inbox, template, tools)
+        return await self.client_tools.open(self._inbox, template, tools, readable_result if home_assistant else None)

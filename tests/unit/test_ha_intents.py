@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from homeagent.api.client_tools import parse_client_tools
-from homeagent.io.ha_intents import compact_context, enrich, parse_static_context
+from homeagent.io.ha_intents import compact_context, enrich, parse_static_context, readable_result
 from homeagent.llm.dialect.select import ActionSelector
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -118,3 +118,19 @@ def test_a_question_is_offered_no_intent_that_changes_state(text):
                                   "把前门锁上", "set the thermostat to 22"])
 def test_a_request_keeps_every_intent(text):
     assert len(enrich(ha_tools(), text, PROMPT)) == len(ha_tools())
+
+
+def test_home_assistants_results_read_as_short_lines():
+    done = json.dumps({"speech": {}, "response_type": "action_done", "data": {
+        "targets": [], "success": [{"name": "Kitchen Light", "type": "entity", "id": "light.kitchen"}], "failed": []}})
+    assert readable_result("HassTurnOn", done, "turn on the kitchen light") == "Done: Kitchen Light."
+    assert readable_result("HassTurnOn", done, "把厨房的灯打开") == "好的，已完成：Kitchen Light。"
+    live = json.dumps({"success": True, "result": (
+        "Live Context: An overview of the areas and the devices in this smart home:\n"
+        "- names: Kitchen Light\n  domain: light\n  state: 'on'\n  areas: Kitchen\n"
+        "- names: Front Door\n  domain: lock\n  state: locked\n  areas: Entrance\n")})
+    assert readable_result("GetLiveContext", live, "is the kitchen light on?") == "Kitchen Light (Kitchen): on"
+    assert readable_result("GetLiveContext", live, "前门锁了吗") == "Front Door (Entrance): locked"
+    failed = json.dumps({"response_type": "error", "speech": {"plain": {"speech": "No device named garage"}}})
+    assert readable_result("HassTurnOn", failed, "open the garage") == "It did not work: No device named garage"
+    assert readable_result("HassTurnOn", "plain words", "x") == "plain words"
