@@ -71,7 +71,10 @@ async def ollama_error_middleware(request: web.Request, handler: Handler) -> web
     except web.HTTPException as err:
         if err.status < 400:
             raise
-        return _error(err.status, err.reason or "request failed")
+        response = _error(err.status, err.reason or "request failed")
+        if "Allow" in err.headers:
+            response.headers["Allow"] = err.headers["Allow"]
+        return response
 
 
 def _names(request: web.Request) -> list[str]:
@@ -221,6 +224,10 @@ def parse_chat(body: dict[str, Any], request: web.Request) -> dict[str, Any]:
                 calls.append((function["name"], _arguments(function.get("arguments"), f"{where}.tool_calls[{j}].function.arguments")))
         else:
             results.append((True, text))
+    own = request.app[TOOLS]
+    tools = parse_client_tools(body.get("tools"), own)
+    if not tools:
+        calls, results = [], []  # no client tools: tool messages are only history
     if len(results) > len(calls):
         raise RequestError(
             f"messages: {len(results)} tool results follow an assistant message with {len(calls)} tool calls"
@@ -248,12 +255,11 @@ def parse_chat(body: dict[str, Any], request: web.Request) -> dict[str, Any]:
     fmt = body.get("format")
     if fmt not in (None, "", "json") and not isinstance(fmt, dict):
         raise RequestError("format: expected 'json' or a JSON Schema object")
-    own = request.app[TOOLS]
     return {
         "model": model,
         "text": user_text or "",
         "context": "\n\n".join(system),
-        "tools": parse_client_tools(body.get("tools"), own),
+        "tools": tools,
         "calls": calls[: len(results)] if results else [],
         "results": results,
         "stream": stream,
@@ -371,7 +377,8 @@ def ollama_paths() -> dict[str, Any]:
     error = {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}}
 
     def errors(*codes: int) -> dict[str, Any]:
-        return {str(c): {"description": "error", "content": {"application/json": {"schema": error}}} for c in codes}
+        every = sorted({*codes, 401, 404, 429})  # a token, a key path that routes nowhere, the rate limit
+        return {str(c): {"description": "error", "content": {"application/json": {"schema": error}}} for c in every}
 
     def body(schema: dict[str, Any]) -> dict[str, Any]:
         return {"required": True, "content": {"application/json": {"schema": schema}}}
@@ -380,17 +387,21 @@ def ollama_paths() -> dict[str, Any]:
     json_ok = {"description": "ok", "content": {"application/json": {"schema": obj}}}
     streamed = {"description": "one object, or NDJSON lines (stream: true, the default)",
                 "content": {"application/json": {"schema": obj}, ndjson: {"schema": {"type": "string"}}}}
-    model = {"type": "object", "required": ["model"], "properties": {"model": {"type": "string"}, "name": {"type": "string"},
+    model = {"type": "object", "required": ["model"], "properties": {"model": {"type": "string", "minLength": 1}, "name": {"type": "string"},
                                                                     "stream": {"type": "boolean"}}}
     chat_body = {
         "type": "object", "required": ["model", "messages"],
         "properties": {
-            "model": {"type": "string"},
+            "model": {"type": "string", "minLength": 1},
             "messages": {"type": "array", "minItems": 1, "items": {
                 "type": "object", "required": ["role"],
                 "properties": {"role": {"enum": ["system", "user", "assistant", "tool"]}, "content": {"type": "string"},
-                               "tool_calls": {"type": "array", "items": obj}}}},
-            "tools": {"type": "array", "items": {"$ref": "#/components/schemas/ClientTool"}},
+                               "tool_calls": {"type": "array", "items": {
+                                   "type": "object", "required": ["function"],
+                                   "properties": {"function": {"type": "object", "required": ["name"], "properties": {
+                                       "name": {"type": "string"}, "arguments": obj}}}}}}},
+                         "contains": {"type": "object", "required": ["role", "content"], "properties": {
+                             "role": {"const": "user"}, "content": {"type": "string", "pattern": "\\S"}}}},
             "stream": {"type": "boolean"}, "keep_alive": {"anyOf": [{"type": "string"}, {"type": "number"}]},
             "options": obj, "think": {"anyOf": [{"type": "boolean"}, {"enum": ["low", "medium", "high"]}]},
             "format": {"anyOf": [{"enum": ["", "json"]}, obj]},
@@ -417,6 +428,8 @@ def ollama_paths() -> dict[str, Any]:
         paths[base + "/api/show"] = {"post": op("Ollama: a model's details", {"200": json_ok, **errors(400, 401, 404)}, model)}
         paths[base + "/api/pull"] = {"post": op("Ollama: pull (HomeAgent's model: success, nothing downloaded)",
                                                 {"200": streamed, **errors(400, 401, 404)}, model)}
-        paths[base + "/api/chat"] = {"post": op("Ollama: chat with the agent; the client's tools are client-side tools",
+        paths[base + "/api/chat"] = {"post": op("Ollama: chat with the agent. A request's `tools` are client-side tools: "
+                                                "a call to one ends the response, and a request with `tools` whose messages "
+                                                "end with the `tool` results resumes the waiting turn (400 when none waits)",
                                                 {"200": streamed, **errors(400, 401, 404, 413, 500)}, chat_body)}
     return paths

@@ -108,9 +108,11 @@ def parse_chat_request(body: dict[str, Any], known_models: list[str], own_tools:
             results[call_id] = (True, text)
         elif role != "system":
             results = {}  # only the results after the last assistant message resume a turn
+    tools = parse_client_tools(body.get("tools"), own_tools)
+    if not tools:
+        results = {}  # no client tools: tool messages are only history
     if not results and (user_text is None or not user_text.strip()):
         raise RequestError("messages: no user message with text to answer", param="messages")
-    tools = parse_client_tools(body.get("tools"), own_tools)
     stream = body.get("stream", False)
     if not isinstance(stream, bool):
         raise RequestError("stream: expected true or false", param="stream")

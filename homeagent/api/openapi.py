@@ -72,6 +72,9 @@ SCHEMAS: dict[str, Any] = {
     },
     "ChatCompletionRequest": {
         "type": "object",
+        "description": "`tools` (OpenAI's function tools) are client-side tools: a call to one ends the "
+                       "response with finish_reason tool_calls, and a request with `tools` whose messages end "
+                       "with the `tool` results (by tool_call_id) resumes the same turn; 400 when none waits.",
         "required": ["model", "messages"],
         "properties": {
             "model": {"type": "string", "minLength": 1,
@@ -81,17 +84,7 @@ SCHEMAS: dict[str, Any] = {
             "stream": {"type": "boolean"},
             "stream_options": {"type": "object", "properties": {"include_usage": {"type": "boolean"}}},
             "user": _STR,
-            "tools": {"type": "array", "items": _ref("ClientTool"),
-                      "description": "client-side tools: a call to one ends the response (finish_reason "
-                                     "tool_calls); the tool results resume the same turn"},
         },
-    },
-    "ClientTool": {
-        "type": "object", "required": ["function"],
-        "properties": {"type": {"const": "function"}, "function": {
-            "type": "object", "required": ["name"],
-            "properties": {"name": {"type": "string", "pattern": "^[A-Za-z0-9_.-]{1,64}$"},
-                           "description": _STR, "parameters": {"type": "object"}}}},
     },
     "ChatMessage": {
         "type": "object", "required": ["role"],

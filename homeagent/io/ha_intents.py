@@ -42,6 +42,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from homeagent.chat import ToolDef
+from homeagent.numbers import numbers_in
 from homeagent.text import normalize, tokenize
 
 STATIC_MARKER = "Static Context:"
@@ -67,7 +68,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "dim the bedroom light → HassLightSet", "make the living room lamp red → HassLightSet",
         "change the light colour to blue → HassLightSet", "brighten the lights → HassLightSet",
         "把客厅的灯调到百分之三十亮度 → HassLightSet", "把灯调成红色 → HassLightSet",
-        "灯光调暗 亮度 颜色 → HassLightSet",
+        "灯光调暗 亮度 颜色 → HassLightSet", "厨房的灯颜色换成蓝色 → HassLightSet", "colour color 颜色 → HassLightSet",
     ),
     "HassClimateSetTemperature": (
         'set the thermostat to 22 degrees → HassClimateSetTemperature {"temperature": 22}',
@@ -267,6 +268,12 @@ def _enrich_one(tool: ToolDef, text: str, devices: list[Device]) -> ToolDef:
                 props.pop("domain", None)
     if "color" in props:
         props["color"] = _with_enum(props["color"], _colors(text) or list(COLORS))
+    if not numbers_in(text):
+        # No number was said: an optional number would be a guess (a copied example's 50).
+        required_now = set(tool.parameters.get("required", []))
+        for key in [k for k, v in props.items() if isinstance(v, dict) and v.get("type") in ("integer", "number")]:
+            if key not in required_now:
+                props.pop(key)
     if not (tool.name in EXAMPLES or props != dict(tool.parameters.get("properties") or {})):
         return tool
     required = [r for r in tool.parameters.get("required", []) if r in props]

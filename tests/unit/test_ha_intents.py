@@ -92,6 +92,7 @@ def test_other_clients_tools_pass_as_sent():
     ("关掉卧室的灯", "HassTurnOff"),
     ("set the living room lamp to 40% brightness", "HassLightSet"),
     ("把灯调成红色", "HassLightSet"),
+    ("厨房的灯颜色换成蓝色", "HassLightSet"),
     ("set the thermostat to 22 degrees", "HassClimateSetTemperature"),
     ("把空调调到26度", "HassClimateSetTemperature"),
     ("next song", "HassMediaNext"),
@@ -134,3 +135,10 @@ def test_home_assistants_results_read_as_short_lines():
     failed = json.dumps({"response_type": "error", "speech": {"plain": {"speech": "No device named garage"}}})
     assert readable_result("HassTurnOn", failed, "open the garage") == "It did not work: No device named garage"
     assert readable_result("HassTurnOn", "plain words", "x") == "plain words"
+
+
+def test_no_number_said_no_optional_number_offered():
+    light = props(enrich(ha_tools(), "make the living room lamp red", PROMPT), "HassLightSet")
+    assert "brightness" not in light and light["color"]["enum"] == ["red"]
+    light = props(enrich(ha_tools(), "把客厅的台灯亮度调到百分之三十", PROMPT), "HassLightSet")
+    assert "brightness" in light
