@@ -79,7 +79,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "HassSetPosition": (
         'open the living room blinds to 50% → HassSetPosition {"name": "living room blinds", "position": 50}',
         "set the curtains position to 30 → HassSetPosition", "half open the shades → HassSetPosition",
-        "把窗帘开到一半 百分之 位置 → HassSetPosition",
+        "把窗帘开到一半 百分之 位置 → HassSetPosition", "百叶窗 卷帘 窗帘开到 → HassSetPosition",
     ),
     "HassCancelAllTimers": (
         "cancel all timers → HassCancelAllTimers", "stop every timer → HassCancelAllTimers",
@@ -149,6 +149,12 @@ DOMAIN_WORDS: dict[str, tuple[str, ...]] = {
     "lock": ("lock", "锁"),
     "media_player": ("tv", "television", "speaker", "music", "电视", "音箱", "音响", "音乐"),
     "switch": ("switch", "plug", "outlet", "开关", "插座"),
+}
+# Intents that act on one kind of device only.
+DOMAIN_INTENTS: dict[str, frozenset[str]] = {
+    "HassLightSet": frozenset({"light"}), "HassClimateSetTemperature": frozenset({"climate"}),
+    "HassSetPosition": frozenset({"cover"}), "HassSetVolume": frozenset({"media_player"}),
+    **{name: frozenset({"media_player"}) for name in ("HassMediaPause", "HassMediaUnpause", "HassMediaNext", "HassMediaPrevious")},
 }
 _GENERIC = frozenset({"light", "lights", "lamp", "the", "a", "of", "in", "on", "my", "door", "room"})
 _LIST_LINE = re.compile(r"^\s*-\s*names:\s*(?P<v>.+)$|^\s+(?P<k>domain|areas):\s*(?P<w>.+)$")
@@ -241,6 +247,7 @@ def _with_enum(prop: Any, values: Sequence[str]) -> dict[str, Any]:
 
 def _enrich_one(tool: ToolDef, text: str, devices: list[Device]) -> ToolDef:
     props = dict(tool.parameters.get("properties") or {})
+    required_extra: list[str] = []
     terms = _terms(text)
     device_names = [n for d in devices if d.domain not in ("todo",) for n in d.names]
     if tool.name in ("HassListAddItem", "HassListCompleteItem"):
@@ -251,8 +258,9 @@ def _enrich_one(tool: ToolDef, text: str, devices: list[Device]) -> ToolDef:
         names = _best(device_names, terms)
         if "name" in props and names:
             props["name"] = _with_enum(props["name"], names)
-            # Home Assistant's own advice: a device by name (and domain), not by area.
-            for key in ("area", "floor", "device_class"):
+            required_extra.append("name")
+            # A device by name, which is unique: no area, floor, class or domain to get wrong.
+            for key in ("area", "floor", "device_class", "domain"):
                 props.pop(key, None)
         elif "area" in props and (areas := _best([a for d in devices for a in d.areas], terms, generic_ok=True)):
             props["area"] = _with_enum(props["area"], areas)
@@ -263,7 +271,7 @@ def _enrich_one(tool: ToolDef, text: str, devices: list[Device]) -> ToolDef:
             known = {d.domain for d in devices}
             picked = [d for d in domains if not known or d in known]
             if picked:
-                props["domain"] = _with_enum(props["domain"], picked)
+                props["domain"] = {**_with_enum(props["domain"], picked), "minItems": 1}
             else:
                 props.pop("domain", None)
     if "color" in props:
@@ -276,7 +284,7 @@ def _enrich_one(tool: ToolDef, text: str, devices: list[Device]) -> ToolDef:
                 props.pop(key)
     if not (tool.name in EXAMPLES or props != dict(tool.parameters.get("properties") or {})):
         return tool
-    required = [r for r in tool.parameters.get("required", []) if r in props]
+    required = list(dict.fromkeys(r for r in [*tool.parameters.get("required", []), *required_extra] if r in props))
     parameters = {**tool.parameters, "properties": props, "required": required}
     return replace(tool, parameters=parameters, examples=EXAMPLES.get(tool.name, tool.examples))
 
@@ -313,6 +321,10 @@ def enrich(tools: tuple[ToolDef, ...], text: str, context: str) -> tuple[ToolDef
     devices = parse_static_context(context)
     if is_state_question(text):
         tools = tuple(t for t in tools if t.name in READING or t.name not in EXAMPLES)
+    named = {d.domain for d in devices if set(d.names) & set(_best([n for e in devices for n in e.names], _terms(text)))}
+    if named:
+        # The words name devices: an intent for another kind of device cannot apply.
+        tools = tuple(t for t in tools if t.name not in DOMAIN_INTENTS or DOMAIN_INTENTS[t.name] & named)
     return tuple(_enrich_one(t, text, devices) if t.name in EXAMPLES else t for t in tools)
 
 
