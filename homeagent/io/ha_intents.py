@@ -266,6 +266,14 @@ def _enrich_one(tool: ToolDef, text: str, devices: list[Device]) -> ToolDef:
             props["area"] = _with_enum(props["area"], areas)
             props.pop("name", None)
             props.pop("floor", None)
+        if devices:
+            # A target the words do not name would be a guess (a piece of the words, a
+            # number in a class list): Home Assistant then uses the speaker's area.
+            for key in ("name", "area"):
+                if key in props and "enum" not in props[key]:
+                    props.pop(key)
+        for key in ("floor", "device_class"):
+            props.pop(key, None)
         domains = _domains(text)
         if "domain" in props:
             known = {d.domain for d in devices}

@@ -76,10 +76,12 @@ def test_colour_names_are_english_and_lists_are_the_todo_entities():
     assert "enum" not in props(tools, "HassListAddItem")["item"]
 
 
-def test_words_that_point_at_nothing_keep_home_assistants_shape():
-    tools = enrich(ha_tools(), "turn on something nice", PROMPT)
-    on = props(tools, "HassTurnOn")
-    assert on["name"] == {"type": "string"} and "enum" not in on.get("area", {})
+def test_words_that_point_at_nothing_offer_no_target_to_guess():
+    on = props(enrich(ha_tools(), "next song", PROMPT), "HassMediaPrevious")
+    assert set(on) <= {"domain"}  # no name, area, floor or class the words did not give
+    # Without a device overview the schema keeps Home Assistant's own shape.
+    on = props(enrich(ha_tools(), "turn on something nice", ""), "HassTurnOn")
+    assert on["name"] == {"type": "string"} and on["area"] == {"type": "string"}
 
 
 def test_other_clients_tools_pass_as_sent():
