@@ -17,6 +17,7 @@ has the call (or the answer), and until the whole turn is answered.
 
     .venv/bin/python bench/ha_eval.py                  # every utterance
     .venv/bin/python bench/ha_eval.py --limit 10 --tools bench/data/ha_tools_written.json
+    .venv/bin/python bench/ha_eval.py --selector-only     # no model: what is offered, seconds
 """
 
 from __future__ import annotations
@@ -208,12 +209,51 @@ def report(rows: list[dict[str, Any]], outs: list[dict[str, Any]], scores: list[
     print(f"state-changing calls on questions and small talk: {sum(scores[i]['changed'] for i in asked)}")
 
 
+def selector_only(rows: list[dict[str, Any]], tools: list[dict[str, Any]], verbose: bool = False) -> int:
+    """Without the model: what the local engine is offered. The intent the selector ranks
+    first (none for small talk) beside HomeAgent's own 76 tools, and whether a question
+    is offered any intent that changes state. Seconds, not minutes."""
+    from homeagent.actions import action_specs
+    from homeagent.api.client_tools import parse_client_tools
+    from homeagent.io.ha_intents import enrich
+    from homeagent.llm.dialect.select import ActionSelector
+    from homeagent.tools.builtin import builtin_tools
+
+    own = tuple(s.to_def() for s in (*builtin_tools(), *action_specs(db=None, clock=None)))
+    client = parse_client_tools(tools, {d.name for d in own})
+    selector = ActionSelector()
+    hits: dict[str, list[bool]] = {}
+    offered_changing = 0
+    started = time.monotonic()
+    for row in rows:
+        defs = enrich(client, row["text"], SYSTEM_PROMPT)
+        ranking = selector.rank(row["text"], own + defs)
+        top = None if ranking.chat else ranking.scored[0][0].name
+        expected = row["tool"] if row["kind"] == "action" else ("GetLiveContext" if row["kind"] == "question" else None)
+        ok = top == expected or (row["kind"] == "chat" and top not in {d.name for d in defs})
+        if row["kind"] == "question":
+            offered_changing += sum(d.name not in STATE_READING for d in defs if d.name.startswith("Hass"))
+        elif row["kind"] == "chat" and top is not None and top.startswith("Hass"):
+            offered_changing += 1
+        if not ok and verbose:
+            print(f"BAD {row['id']} {row['text']!r}: first choice {top}, expected {expected}")
+        for group in (f"{row['kind']}/{row['lang']}", row["kind"], "all"):
+            hits.setdefault(group, []).append(ok)
+    for group, xs in sorted(hits.items(), key=lambda g: (g[0] == "all", "/" not in g[0], g[0])):
+        print(f"{group:<14} {len(xs):>3}  selector's first choice right {100 * sum(xs) / len(xs):5.1f}% ({sum(xs)}/{len(xs)})")
+    print(f"state-changing intents offered on questions (any) and small talk (first choice): {offered_changing}")
+    print(f"{len(rows)} utterances in {time.monotonic() - started:.1f} s")
+    return 0
+
+
 async def main_async(args: argparse.Namespace) -> int:
     rows = [json.loads(line) for line in args.data.read_text(encoding="utf-8").splitlines() if line.strip()]
     if args.lang:
         rows = [r for r in rows if r["lang"] == args.lang]
     rows = rows[:: args.stride][: args.limit or None]
     tools = json.loads(args.tools.read_text(encoding="utf-8"))[args.form]
+    if args.selector_only:
+        return selector_only(rows, tools, args.verbose)
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "HOMEAGENT_DATA_DIR": tmp}
         env.pop("HOMEAGENT_API_TOKEN", None)
@@ -256,6 +296,7 @@ def main() -> int:
     parser.add_argument("--stride", type=int, default=1)
     parser.add_argument("--lang", choices=["zh", "en"])
     parser.add_argument("--turn-timeout", type=float, default=900.0, help="seconds a turn may take")
+    parser.add_argument("--selector-only", action="store_true", help="no model: the intent the local engine is offered")
     parser.add_argument("-v", "--verbose", action="store_true")
     return anyio.run(main_async, parser.parse_args())
 

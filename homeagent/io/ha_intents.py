@@ -119,6 +119,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "what is playing on the tv? → GetLiveContext", "which lights are on? → GetLiveContext",
         "厨房的灯开着吗 → GetLiveContext", "客厅现在多少度 温度是多少 → GetLiveContext",
         "前门锁了吗 → GetLiveContext", "哪些灯开着 → GetLiveContext", "状态 → GetLiveContext",
+        "how warm or cold is it → GetLiveContext", "what is the heating set to? → GetLiveContext",
+        "电视在放什么 → GetLiveContext",
     ),
 }
 
@@ -304,7 +306,7 @@ _QUESTION_START_RE = re.compile(r"^\s*(is|are|was|were|what|what's|whats|which|h
 _DOES_RE = re.compile(
     r"^\s*(please\s+|can you\s+|could you\s+|would you\s+)?(turn|switch|set|open|close|lock|unlock|dim|brighten|"
     r"pause|resume|play|skip|add|cancel|stop|start|make|change|put|check off|mark)\b|"
-    r"打开|关掉|关闭|关上|关了|开一下|调到|调成|调为|调高|调低|调暗|调亮|设成|设为|设置|设到|锁上|解锁|暂停|继续播放|播放|加到|加上|添加|取消|开到|拉开|拉上|把",
+    r"打开|关掉|关闭|关上|关了|开一下|调到|调成|调为|调高|调低|调暗|调亮|设成|设为|设置|设到|锁上|解锁|暂停|继续播放|播放音乐|加到|加上|添加|取消|开到|拉开|拉上|把",
     re.I,
 )
 
@@ -329,9 +331,10 @@ def enrich(tools: tuple[ToolDef, ...], text: str, context: str) -> tuple[ToolDef
     devices = parse_static_context(context)
     if is_state_question(text):
         tools = tuple(t for t in tools if t.name in READING or t.name not in EXAMPLES)
-    named = {d.domain for d in devices if set(d.names) & set(_best([n for e in devices for n in e.names], _terms(text)))}
-    if named:
-        # The words name devices: an intent for another kind of device cannot apply.
+    picked = _best([n for d in devices for n in d.names], _terms(text))
+    named = {d.domain for d in devices if set(d.names) & set(picked)}
+    if len(picked) == 1:
+        # The words name one device: an intent for another kind of device cannot apply.
         tools = tuple(t for t in tools if t.name not in DOMAIN_INTENTS or DOMAIN_INTENTS[t.name] & named)
     return tuple(_enrich_one(t, text, devices) if t.name in EXAMPLES else t for t in tools)
 
