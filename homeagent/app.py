@@ -44,6 +44,7 @@ from homeagent.intent import IntentLayer, IntentSettings
 from homeagent.io import DeviceRegistry, Inbox
 from homeagent.io.agent_chat import AgentChatChannel
 from homeagent.io.browser import BrowserChannel
+from homeagent.io.ollama import OllamaChannel
 from homeagent.io.openai import OpenAIChannel
 from homeagent.io.push import PushChannel
 from homeagent.io.runs import RunsChannel
@@ -493,9 +494,10 @@ class App:
             conversation=self.conversation,
             forget_message=self.forget_message,
             knowledge=self.knowledge,
-            openai=OpenAIChannel(self.inbox, self.devices),
+            openai=OpenAIChannel(self.inbox, self.devices, client_tool_timeout=self.config.api.client_tool_timeout),
             agent_chat=AgentChatChannel(self.inbox, self.devices),
             run_channel=RunsChannel(self.inbox, self.devices, self.runs),
+            ollama=OllamaChannel(self.inbox, self.devices, client_tool_timeout=self.config.api.client_tool_timeout),
             changes=self.changes,
             subsystems=self.subsystems,
             web=self._web_dependencies(),

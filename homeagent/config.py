@@ -158,6 +158,8 @@ class APIConfig:
     cors_origins: tuple[str, ...] = ()
     rate_limit_per_minute: int = 0
     rate_limit_loopback: bool = False
+    # How long a turn waits for a client's tool results (Home Assistant's intents).
+    client_tool_timeout: Duration = Duration(30)
 
 
 @dataclass(frozen=True)
@@ -584,6 +586,8 @@ def _validate(cfg: Config) -> None:
         raise ConfigError("llm.n_ctx: expected at least 256")
     if cfg.api.max_body_bytes < 1024:
         raise ConfigError("api.max_body_bytes: expected at least 1024")
+    if not 0 < cfg.api.client_tool_timeout <= 600:
+        raise ConfigError("api.client_tool_timeout: expected a duration above 0 and at most 10m, such as 30s")
     if not 0.0 <= cfg.llm.temperature <= 2.0:
         raise ConfigError("llm.temperature: expected a number from 0 to 2")
     for key in ("top_k", "top_k_local"):

@@ -33,6 +33,8 @@ _SECRET_VALUE_RES = (
     re.compile(r"(?i)((?:api[_-]?key|token|secret|password)\s*[=:]\s*)[^\s,;&\"']{4,}"),
 )
 
+_PATH_KEY_RE = re.compile(r"(/key/)[^/\s\"'?#]+")
+
 
 def redact_text(text: str) -> str:
     """Mask secrets that appear inside free text (error messages, URLs, headers)."""
@@ -40,7 +42,9 @@ def redact_text(text: str) -> str:
     text = _AUTH_HEADER_RE.sub(lambda m: f"{m.group(1)}{REDACTED}", text)
     text = _SECRET_VALUE_RES[0].sub(lambda m: f"{m.group(1)} {REDACTED}", text)
     text = _SECRET_VALUE_RES[1].sub(REDACTED, text)
-    return _SECRET_VALUE_RES[2].sub(lambda m: f"{m.group(1)}{REDACTED}", text)
+    text = _SECRET_VALUE_RES[2].sub(lambda m: f"{m.group(1)}{REDACTED}", text)
+    # A token carried in a URL path (`/ollama/key/<token>/api/chat`).
+    return _PATH_KEY_RE.sub(lambda m: f"{m.group(1)}{REDACTED}", text)
 
 
 def redact(value: Any, key: str = "") -> Any:

@@ -342,6 +342,8 @@ class Agent:
         )
         messages = list(built.messages)
         tools = self.registry.definitions() if offered is None else offered
+        if interrupt.client_tools is not None:  # the client's own tools join this turn's
+            tools += interrupt.client_tools.definitions
         ctx = ToolContext(
             turn_id=interrupt.turn_id,
             channel=interrupt.channel,
@@ -403,7 +405,8 @@ class Agent:
         """The intent layer, before the model: it answers the turn itself (the action's
         result text, or its own words), or says what the model is offered. The run's
         `intent` entry records which path answered."""
-        if self.intent is None:
+        if self.intent is None or interrupt.client_tools is not None:
+            # A client that sends its own tools (Home Assistant) expects the model to use them.
             return None
         try:
             route = await self.intent.route(interrupt.text, interrupt.member, interrupt.channel,
@@ -514,9 +517,25 @@ class Agent:
                 untrusted_source=(tainted or {}).get(call.id, ""),
             )
 
+        client = interrupt.client_tools
+        theirs = {d.name for d in client.definitions} if client is not None else set()
+
+        async def run_client(picked: list[tuple[int, ToolCall]]) -> None:
+            # The client runs these and sends the results back; the turn waits here.
+            assert client is not None
+            started = time.monotonic()
+            outcomes = await client.call([call for _, call in picked])
+            duration = round((time.monotonic() - started) * 1000, 2)
+            for (index, call), (ok, content) in zip(picked, outcomes, strict=True):
+                results[index] = ToolResult(call.id, call.name, ok, content, duration)
+
         async with anyio.create_task_group() as tg:
+            picked = [(i, c) for i, c in enumerate(calls) if c.name in theirs]
+            if picked:
+                tg.start_soon(run_client, picked)
             for index, call in enumerate(calls):
-                tg.start_soon(run_one, index, call)
+                if call.name not in theirs:
+                    tg.start_soon(run_one, index, call)
         done = [r for r in results if r is not None]
         for result in done:
             display = result.display.as_dict() if result.display is not None else None

@@ -68,9 +68,19 @@ class RateLimiter:
                 del self._buckets[k]
 
 
+def _path_key(path: str, prefixes: tuple[str, ...]) -> str:
+    """The token a URL carries as `<prefix><token>/…`, for a client that cannot send
+    headers (Home Assistant's Ollama integration); "" when it carries none."""
+    for prefix in prefixes:
+        if path.startswith(prefix):
+            return path[len(prefix):].split("/", 1)[0]
+    return ""
+
+
 def auth_middleware(
     household_token: str, members: MemberStore | None, limiter: RateLimiter, open_paths: frozenset[str],
     query_token_paths: frozenset[str] = frozenset(),
+    path_key_prefixes: tuple[str, ...] = (),
 ) -> Middleware:
     """`query_token_paths`: routes that also take the token as `?access_token=` (a
     browser's EventSource cannot send an Authorization header)."""
@@ -83,6 +93,8 @@ def auth_middleware(
         header = request.headers.get("Authorization", "")
         if not header and request.path in query_token_paths and request.query.get("access_token"):
             header = "Bearer " + request.query["access_token"]
+        if not header and (key := _path_key(request.path, path_key_prefixes)):
+            header = f"Bearer {key}"  # the same token, carried in the URL
         if header and not (header.isascii() and header.isprintable()):
             # aiohttp hands undecodable bytes over as lone surrogates: no token is made of them.
             raise AuthError("invalid Authorization header: expected 'Bearer <token>' in printable ASCII")

@@ -21,6 +21,7 @@ from homeagent.ext.changes import ChangeTracker
 from homeagent.io.agent_chat import AgentChatChannel
 from homeagent.io.channel import Channel
 from homeagent.io.interrupt import Inbox
+from homeagent.io.ollama import OllamaChannel
 from homeagent.io.openai import OpenAIChannel
 from homeagent.io.push import PushChannel
 from homeagent.io.registry import DeviceRegistry
@@ -68,6 +69,7 @@ class ApiDeps:
     openai: OpenAIChannel
     agent_chat: AgentChatChannel
     run_channel: RunsChannel
+    ollama: OllamaChannel
     # Extensions: the change tracker (GET /api/changes) and the health of supervised parts.
     changes: ChangeTracker | None = None
     subsystems: Callable[[], dict[str, dict[str, Any]]] | None = None
@@ -87,4 +89,4 @@ class ApiDeps:
     def channels(self) -> tuple[Channel, ...]:
         """The channels the HTTP server carries; registered while it serves."""
         browser = (self.web.browser,) if self.web is not None else ()
-        return (self.openai, self.agent_chat, self.run_channel, *browser)
+        return (self.openai, self.agent_chat, self.run_channel, self.ollama, *browser)

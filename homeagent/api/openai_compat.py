@@ -5,22 +5,29 @@ the turn's interrupt, the agent's own memory supplies the history (earlier messa
 client re-sends are not replayed), and the client's system messages are extra context for
 that turn only. Sampling parameters of the request are not applied: the one agent speaks
 with its configured settings.
+
+A request's `tools` are client-side tools (homeagent/io/client_tools.py): a call to one
+ends the response with `finish_reason: "tool_calls"`, and a request whose messages end
+with the `tool` results (matched by `tool_call_id`) resumes the same waiting turn.
 """
 
 from __future__ import annotations
 
 import json
 import time
+from collections.abc import Container
 from typing import Any
 
 from aiohttp import web
 
 from homeagent.api.auth import member_of
 from homeagent.api.bodies import check_message, dumps
-from homeagent.api.keys import HEALTH, OPENAI_CHANNEL, PROVIDER
+from homeagent.api.client_tools import parse_client_tools
+from homeagent.api.keys import HEALTH, OPENAI_CHANNEL, PROVIDER, TOOLS
 from homeagent.api.middleware import error_body, error_response, read_json
 from homeagent.api.sse import SSE_HEADERS
 from homeagent.errors import NotFoundError, RequestError
+from homeagent.io.client_tools import ClientTurn, Paused
 from homeagent.io.events import AnswerDelta, TurnDone, TurnFailed, TurnNotice
 
 AGENT_MODEL_ID = "homeagent"
@@ -66,7 +73,7 @@ def _text_of(content: Any, where: str) -> str:
     raise RequestError(f"{where}: expected a string or a list of content parts", param=where)
 
 
-def parse_chat_request(body: dict[str, Any], known_models: list[str]) -> dict[str, Any]:
+def parse_chat_request(body: dict[str, Any], known_models: list[str], own_tools: Container[str] = ()) -> dict[str, Any]:
     model = body.get("model")
     if not isinstance(model, str) or not model:
         raise RequestError("model: required, a string such as 'homeagent'", param="model")
@@ -80,6 +87,7 @@ def parse_chat_request(body: dict[str, Any], known_models: list[str]) -> dict[st
         raise RequestError("messages: required, a non-empty list of message objects", param="messages")
     system: list[str] = []
     user_text: str | None = None
+    results: dict[str, tuple[bool, str]] = {}  # the trailing tool messages: client tool results
     for i, message in enumerate(messages):
         if not isinstance(message, dict):
             raise RequestError(f"messages[{i}]: expected an object", param="messages")
@@ -94,15 +102,20 @@ def parse_chat_request(body: dict[str, Any], known_models: list[str]) -> dict[st
             system.append(text)
         elif role == "user" and text.strip():
             user_text = text  # the last user message with text is the turn
-    if user_text is None or not user_text.strip():
+        if role == "tool":
+            call_id = message.get("tool_call_id")
+            if not isinstance(call_id, str) or not call_id:
+                raise RequestError(f"messages[{i}].tool_call_id: required on a tool message", param="messages")
+            results[call_id] = (True, text)
+        elif role != "system":
+            results = {}  # only the results after the last assistant message resume a turn
+    tools = parse_client_tools(body.get("tools"), own_tools)
+    if not tools:
+        results = {}  # no client tools: tool messages are only history
+    if not results and (user_text is None or not user_text.strip()):
         raise RequestError("messages: no user message with text to answer", param="messages")
-    check_message(user_text, "messages")
+    check_message(user_text or "", "messages")
     check_message("\n\n".join(system), "messages")
-    if body.get("tools"):
-        raise RequestError(
-            "tools: client-side tools are not supported; HomeAgent runs its own tools",
-            param="tools",
-        )
     stream = body.get("stream", False)
     if not isinstance(stream, bool):
         raise RequestError("stream: expected true or false", param="stream")
@@ -119,6 +132,8 @@ def parse_chat_request(body: dict[str, Any], known_models: list[str]) -> dict[st
         "stream": stream,
         "include_usage": bool(options.get("include_usage", False)),
         "user": user,
+        "tools": tools,
+        "results": results,
     }
 
 
@@ -140,10 +155,13 @@ def _finish(done: TurnDone) -> str:
 
 
 async def chat_completions(request: web.Request) -> web.StreamResponse:
-    req = parse_chat_request(await read_json(request), _model_ids(request))
+    own = request.app[TOOLS]
+    req = parse_chat_request(await read_json(request), _model_ids(request), own)
     device = req["user"] or (request.remote or "")
     member = member_of(request, req["user"])
     channel = request.app[OPENAI_CHANNEL]
+    if req["tools"] or req["results"]:
+        return await _client_tools_completion(request, req, device=device, member=member)
     # Leaving this block before the turn's end (the client went away) cancels the turn.
     async with channel.turn(req["text"], device_id=device, context=req["context"], member=member) as turn:
         completion_id = "chatcmpl-" + turn.turn_id.removeprefix("turn_")
@@ -214,3 +232,112 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
         await response.write(b"data: [DONE]\n\n")
         await response.write_eof()
         return response
+
+
+async def resume_or_start(
+    channel: Any, req: dict[str, Any], *, device: str, member: str
+) -> ClientTurn:
+    """The waiting turn the request's tool results answer, or a new turn with its tools."""
+    if req["results"]:
+        turn: ClientTurn = channel.client_tools.by_ids(req["results"])
+        if turn.interrupt is None or turn.interrupt.member != member:
+            first = next(iter(req["results"]))
+            raise RequestError(
+                f"tool_call_id {first!r} matches no tool call that is waiting for its result "
+                "(unknown, already answered, or timed out)",
+                param="messages",
+            )
+        turn.resume(req["results"])
+        return turn
+    result: ClientTurn = await channel.client_turn(
+        req["text"], req["tools"], device_id=device, context=req["context"], member=member
+    )
+    return result
+
+
+def _tool_calls(paused: Paused, *, indexed: bool) -> list[dict[str, Any]]:
+    return [
+        {
+            **({"index": i} if indexed else {}),
+            "id": call.id,
+            "type": "function",
+            "function": {"name": call.name, "arguments": json.dumps(call.arguments, ensure_ascii=False)},
+        }
+        for i, call in enumerate(paused.calls)
+    ]
+
+
+async def _client_tools_completion(
+    request: web.Request, req: dict[str, Any], *, device: str, member: str
+) -> web.StreamResponse:
+    """A completion whose turn may end with calls to the client's tools (and wait), or
+    resume a waiting turn with the client's results. Only this request's part of the
+    answer is in its response."""
+    turn = await resume_or_start(request.app[OPENAI_CHANNEL], req, device=device, member=member)
+    assert turn.interrupt is not None
+    completion_id = "chatcmpl-" + turn.interrupt.turn_id.removeprefix("turn_")
+    created = int(time.time())
+    paused = False
+    dumps = lambda o: json.dumps(o, ensure_ascii=False)  # noqa: E731
+    try:
+        if not req["stream"]:
+            parts: list[str] = []
+            async for event in turn.events():
+                if isinstance(event, AnswerDelta):
+                    parts.append(event.text)
+                elif isinstance(event, TurnNotice):
+                    parts.append(_notice_text(event))
+                elif isinstance(event, TurnFailed):
+                    return error_response(502, f"the model failed: {event.message}", code=event.kind)
+                elif isinstance(event, Paused | TurnDone):
+                    message: dict[str, Any] = {"role": "assistant", "content": "".join(parts) or None}
+                    if isinstance(event, Paused):
+                        paused = True
+                        message["tool_calls"] = _tool_calls(event, indexed=False)
+                        finish = "tool_calls"
+                        usage = {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
+                    else:
+                        message["content"] = message["content"] or ""
+                        finish, usage = _finish(event), _usage(event)
+                    return web.json_response(
+                        {
+                            "id": completion_id, "object": "chat.completion", "created": created,
+                            "model": req["model"],
+                            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+                            "usage": usage,
+                        },
+                        dumps=dumps,
+                    )
+            return error_response(500, "the turn ended without an answer", code="internal_error")
+
+        response = web.StreamResponse(headers=SSE_HEADERS)
+        await response.prepare(request)
+
+        def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
+            payload = {
+                "id": completion_id, "object": "chat.completion.chunk", "created": created,
+                "model": req["model"], "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+            }
+            return b"data: " + dumps(payload).encode() + b"\n\n"
+
+        await response.write(chunk({"role": "assistant", "content": ""}))
+        async for event in turn.events():
+            if isinstance(event, AnswerDelta):
+                await response.write(chunk({"content": event.text}))
+            elif isinstance(event, TurnNotice):
+                await response.write(chunk({"content": _notice_text(event)}))
+            elif isinstance(event, TurnFailed):
+                body = error_body(f"the model failed: {event.message}", type_="server_error", code=event.kind)
+                await response.write(b"data: " + json.dumps(body).encode() + b"\n\n")
+            elif isinstance(event, Paused):
+                paused = True
+                await response.write(chunk({"tool_calls": _tool_calls(event, indexed=True)}))
+                await response.write(chunk({}, "tool_calls"))
+            elif isinstance(event, TurnDone):
+                await response.write(chunk({}, _finish(event)))
+        await response.write(b"data: [DONE]\n\n")
+        await response.write_eof()
+        return response
+    finally:
+        if not paused:
+            turn.abandon()

@@ -12,6 +12,7 @@ from typing import Any
 from aiohttp import web
 
 from homeagent import __version__
+from homeagent.api.ollama import ollama_paths
 from homeagent.api.voice import OPENAPI_PATHS as VOICE_PATHS
 from homeagent.api.web_openapi import WEB_PATHS
 
@@ -76,6 +77,9 @@ SCHEMAS: dict[str, Any] = {
     },
     "ChatCompletionRequest": {
         "type": "object",
+        "description": "`tools` (OpenAI's function tools) are client-side tools: a call to one ends the "
+                       "response with finish_reason tool_calls, and a request with `tools` whose messages end "
+                       "with the `tool` results (by tool_call_id) resumes the same turn; 400 when none waits.",
         "required": ["model", "messages"],
         "properties": {
             "model": {"type": "string", "minLength": 1,
@@ -85,8 +89,6 @@ SCHEMAS: dict[str, Any] = {
             "stream": {"type": "boolean"},
             "stream_options": {"type": "object", "properties": {"include_usage": {"type": "boolean"}}},
             "user": _STR,
-            "tools": {"type": "array", "maxItems": 0,
-                      "description": "client-side tools are not supported: HomeAgent runs its own"},
         },
     },
     "ChatMessage": {
@@ -385,6 +387,8 @@ PATHS["/api/reminders/{reminder_id}/snooze"] = {"post": {
 PATHS["/api/reminders/{reminder_id}/acknowledge"] = {"post": {
     "summary": "Acknowledge a delivered reminder", "parameters": _REMINDER_ID,
     "responses": {"200": _json(_ANSWERED, "acknowledged"), **_errors(401, 404, 409, 429)}}}
+# The Ollama protocol for Home Assistant (homeagent/api/ollama.py), under both prefixes.
+PATHS.update(ollama_paths())
 
 
 def build_document(extra_paths: dict[str, Any] | None = None,

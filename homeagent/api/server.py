@@ -29,6 +29,8 @@ from homeagent.api.agent_chat import agent_chat
 from homeagent.api.auth import RateLimiter, auth_middleware
 from homeagent.api.deps import ApiDeps
 from homeagent.api.middleware import cors_middleware, error_middleware
+from homeagent.api.ollama import KEY_PREFIX as OLLAMA_KEY_PREFIX
+from homeagent.api.ollama import ollama_error_middleware, setup_ollama
 from homeagent.api.openai_compat import chat_completions, list_models
 from homeagent.api.openapi import openapi_document
 from homeagent.api.push import PATH as PUSH_PATH
@@ -112,7 +114,10 @@ def create_web_app(deps: ApiDeps) -> web.Application:
     if cfg.cors_origins:
         middlewares.insert(0, cors_middleware(cfg.cors_origins))
     limiter = RateLimiter(cfg.rate_limit_per_minute, cfg.rate_limit_loopback)
-    middlewares.append(auth_middleware(cfg.token, deps.members, limiter, OPEN_PATHS, frozenset({PUSH_PATH})))
+    middlewares.append(ollama_error_middleware)  # Ollama-shaped errors under /ollama
+    middlewares.append(auth_middleware(
+        cfg.token, deps.members, limiter, OPEN_PATHS, frozenset({PUSH_PATH}), (OLLAMA_KEY_PREFIX,)
+    ))
     web_app = web.Application(client_max_size=cfg.max_body_bytes, middlewares=middlewares)
     web_app[keys.HEALTH] = deps.health
     web_app[keys.MAX_BODY_BYTES] = cfg.max_body_bytes
@@ -147,6 +152,7 @@ def create_web_app(deps: ApiDeps) -> web.Application:
     if deps.subsystems is not None:
         web_app[SUBSYSTEMS] = deps.subsystems
     setup_web(web_app, deps.web)
+    setup_ollama(web_app, deps.ollama)
     return web_app
 
 

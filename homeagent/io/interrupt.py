@@ -11,11 +11,14 @@ from __future__ import annotations
 import math
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import anyio
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
+from homeagent.chat import ToolCall, ToolDef
 from homeagent.io.channel import STREAM_ONLY, Capabilities
 from homeagent.io.events import AgentEvent
 
@@ -58,6 +61,18 @@ class ReplyHandle:
         self.cancel_requested.set()
 
 
+class ClientTools(Protocol):
+    """Tools the asking client runs itself (Home Assistant's intents): they join the
+    turn's tools, and a round's calls to them go back to the client through the channel;
+    `call` returns, in call order, each call's (ok, result text) once the client has
+    sent its results (the turn waits meanwhile)."""
+
+    @property
+    def definitions(self) -> tuple[ToolDef, ...]: ...
+
+    async def call(self, calls: Sequence[ToolCall]) -> list[tuple[bool, str]]: ...
+
+
 @dataclass(frozen=True)
 class Interrupt:
     text: str
@@ -74,6 +89,8 @@ class Interrupt:
     created_at: float = field(default_factory=time.time)
     # What the asking channel can do (stream, confirm, receive unasked messages).
     capabilities: Capabilities = STREAM_ONLY
+    # Tools the client runs itself, offered beside the agent's own for this turn.
+    client_tools: ClientTools | None = field(default=None, compare=False, repr=False)
 
 
 class Inbox:

@@ -75,7 +75,9 @@ async def test_the_http_channels_are_registered_while_the_server_runs(make_confi
         serving = [(c.name, c.capabilities.confirms) for c in app.devices.channels()]
         devices = app.devices
     # The push channel is the app's (it stores reminders even before the server is up).
-    assert serving == [("push", False), ("openai", False), ("http", True), ("api", True), ("browser", True)]
+    assert serving == [
+        ("push", False), ("openai", False), ("http", True), ("api", True), ("ollama", False), ("browser", True)
+    ]
     assert devices.channels() == []
 
 

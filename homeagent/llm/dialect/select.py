@@ -35,7 +35,9 @@ from homeagent.llm.base import ToolDef
 from homeagent.text import CJK_RE, normalize, tokenize
 
 DEFAULT_TOP_K = 8
-_EXAMPLE_RE = re.compile(r"^(?P<text>.*?)\s*→\s*(?P<name>[a-z][a-z0-9_]*)\s*(?P<args>\{.*\})?\s*$", re.S)
+# Tool names: HomeAgent's own (snake_case) and a client's (Home Assistant's `HassTurnOn`).
+_EXAMPLE_RE = re.compile(r"^(?P<text>.*?)\s*→\s*(?P<name>[A-Za-z][A-Za-z0-9_.-]*)\s*(?P<args>\{.*\})?\s*$", re.S)
+_CAMEL_RE = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _LATIN_RE = re.compile(r"^[a-z][a-z'-]{4,}$")
 _CJK_RE = CJK_RE
 
@@ -107,7 +109,8 @@ def analyzer(text: str) -> list[str]:
 def document(spec: ToolDef) -> str:
     """What a tool is known by in the index."""
     utterances = [e.text for e in map(parse_example, spec.examples) if e is not None]
-    return "\n".join([spec.name.replace("_", " "), spec.description, *utterances])
+    name = _CAMEL_RE.sub(" ", spec.name).replace("_", " ")
+    return "\n".join([name, spec.description, *utterances])
 
 
 class ActionSelector:
@@ -162,7 +165,11 @@ class ActionSelector:
             n = len(self._specs)
             ranked = sorted(range(n), key=lambda i: (-sims[i], i))
             small_talk = float(sims[n:].max()) if len(sims) > n else 0.0
-            return Ranking([(self._specs[i], float(sims[i])) for i in ranked], small_talk)
+            # The request's own definitions: same names may carry this request's schemas.
+            current = {t.name: t for t in tools} if tools is not None else {}
+            return Ranking(
+                [(current.get(self._specs[i].name, self._specs[i]), float(sims[i])) for i in ranked], small_talk
+            )
 
     def select_sync(self, utterance: str, k: int = DEFAULT_TOP_K) -> list[ToolDef]:
         """The top k actions for the utterance; none when it is small talk."""
