@@ -65,38 +65,38 @@ bench-deps: venv
 bench: bench-deps
 	$(BIN)/python bench/ttft.py
 
-# Extensions: MCP plugins and the Lua sandbox (the `ext` extra).
-ext-deps: venv
-	$(BIN)/pip install --quiet "mcp>=1.0,<2" "lupa>=2.0,<3"
-
-test: ext-deps
-lint: ext-deps
-
 clean:
 	rm -rf $(VENV) build *.egg-info
 
+# Optional parts the tests run on, each installed by a target of its own; `make test`
+# installs them all, the default install (`make run`) stays light.
+.PHONY: ext-deps browser-deps voice-deps ha-venv
+test: ext-deps browser-deps voice-deps ha-venv
+lint: ext-deps
+
+# Extensions: MCP plugins and the Lua sandbox (the `ext` extra).
+ext-deps: $(VENV)/.ext-installed
+$(VENV)/.ext-installed: $(VENV)/.installed
+	$(BIN)/pip install --quiet -e ".[test,ext]"
+	touch $@
+
 # The dashboard is tested in a real browser: Debian's chromium, driven by playwright from
-# PyPI (never `playwright install`: no browser download).
-.PHONY: browser-deps
-browser-deps: venv
-	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
-	$(BIN)/python -c "import playwright" 2>/dev/null || $(BIN)/pip install --quiet "playwright>=1.45,<2"  # the [browser] extra
+# PyPI (the `browser` extra; never `playwright install`: no browser download).
+browser-deps: $(VENV)/.browser-installed
+$(VENV)/.browser-installed: $(VENV)/.installed
+	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
+	$(BIN)/pip install --quiet -e ".[test,browser]"
+	touch $@
 
-test: browser-deps
-# A real Home Assistant for tests/ha: its own venv on Python 3.13, pinned by its constraints
-# file, cached under ~/.cache/homeagent (HOMEAGENT_HA_VENV overrides). About 3 minutes on
-# a fresh machine, a second when cached.
-.PHONY: ha-venv
-ha-venv:
-	bash tests/ha/setup_ha_venv.sh
-
-test: ha-venv
-# Speech (the voice extra) and espeak-ng for Chinese speech; the voice tests run on them.
-.PHONY: voice-deps
-test: voice-deps
+# Speech (the `voice` extra) and espeak-ng for Chinese speech; the voice tests run on them.
 voice-deps: $(VENV)/.voice-installed
-
 $(VENV)/.voice-installed: $(VENV)/.installed
 	$(BIN)/pip install --quiet -e ".[test,voice]"
 	command -v espeak-ng >/dev/null || (apt-get update -qq && apt-get install -y -qq espeak-ng)
 	touch $@
+
+# A real Home Assistant for tests/ha: its own venv on Python 3.13, pinned by its constraints
+# file, cached under ~/.cache/homeagent (HOMEAGENT_HA_VENV overrides). About 3 minutes on
+# a fresh machine, a second when cached.
+ha-venv:
+	bash tests/ha/setup_ha_venv.sh
