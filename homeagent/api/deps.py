@@ -35,6 +35,7 @@ class Health:
     started_at: float
     serving: bool = False
     port: int = 0
+    engine: str = "warming"  # warming | ready: the engine's stable prefix is primed
 
 
 @dataclass(frozen=True)

@@ -62,11 +62,20 @@ async def _serve(config: Config) -> int:
     async with anyio.create_task_group() as outer:
         outer.start_soon(watch_signals)
         try:
-            async with App(config) as app, anyio.create_task_group() as tg:
+            async with App(config, prime_on_open=False) as app, anyio.create_task_group() as tg:
+
+                async def engine_ready() -> None:
+                    await app.engine_ready.wait()
+                    notify("STATUS=serving; engine ready")
+                    log.info("daemon.engine_ready")
 
                 async def ready() -> None:
-                    notify("READY=1")
-                    log.info("daemon.ready", listen=f"{config.listen[0]}:{app.health.port}", pid=os.getpid())
+                    # READY: HTTP answers and turns are accepted; those that arrive while
+                    # the engine warms wait for its prime (STATUS and /healthz tell which).
+                    notify(f"READY=1\nSTATUS=serving; engine {app.health.engine}")
+                    log.info("daemon.ready", listen=f"{config.listen[0]}:{app.health.port}", pid=os.getpid(),
+                             engine=app.health.engine)
+                    tg.start_soon(engine_ready)
 
                 async def run_app() -> None:
                     await app.run(on_ready=ready)

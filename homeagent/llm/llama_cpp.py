@@ -56,6 +56,7 @@ _STATE_MAGIC = b"HASTATE1"
 _PREFIX_SLACK = 4  # tokens at the prefix's end that may tokenise differently in context
 _PREFIX_MARK = "\u2063HOMEAGENT_PREFIX_END\u2063"
 _WARM_BATCH = 64  # tokens per step of warm(): a request waits at most one step
+_PRIME_BATCH = 128  # tokens per step of prime(): a stop during the start waits at most one step
 
 
 
@@ -210,10 +211,25 @@ class LlamaCppProvider(ProviderBase):
         """Evaluate (or restore) the state of the prompt's stable prefix."""
         if self._llm is None or not stable_prefix:
             return
+        halt, done = threading.Event(), threading.Event()
         async with self._lock:
-            await anyio.to_thread.run_sync(self._prime_sync, stable_prefix)
+            try:
+                await anyio.to_thread.run_sync(self._prime_sync, stable_prefix, halt, done, abandon_on_cancel=True)
+            except anyio.get_cancelled_exc_class():
+                # The daemon stops while it warms: the evaluation ends within one batch,
+                # and the engine is not touched again before it has.
+                halt.set()
+                with anyio.CancelScope(shield=True):
+                    await anyio.to_thread.run_sync(done.wait)
+                raise
 
-    def _prime_sync(self, stable_prefix: str) -> None:
+    def _prime_sync(self, stable_prefix: str, halt: threading.Event, done: threading.Event) -> None:
+        try:
+            self._prime_locked(stable_prefix, halt)
+        finally:
+            done.set()
+
+    def _prime_locked(self, stable_prefix: str, halt: threading.Event) -> None:
         rendered, _ = self.render([Message("system", stable_prefix + _PREFIX_MARK)], generation=False)
         cut = rendered.find(_PREFIX_MARK)
         if cut < 0:
@@ -253,7 +269,12 @@ class LlamaCppProvider(ProviderBase):
                     log.warning("llm.prefix_state.unusable", path=str(path), error=str(err))
                     path.unlink(missing_ok=True)
             llm.reset()
-            llm.eval(tokens)
+            for i in range(0, len(tokens), _PRIME_BATCH):
+                if halt.is_set():
+                    llm.n_tokens = 0  # a part of the prefix is no state worth keeping
+                    log.info("llm.prefix_state.halted", tokens=i, of=len(tokens))
+                    return
+                llm.eval(tokens[i : i + _PRIME_BATCH])
             self.prefix_tokens, self.prefix_source = len(tokens), "evaluated"
             evaluated_ms = round((time.monotonic() - started) * 1000, 1)
             if path is not None:
