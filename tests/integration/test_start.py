@@ -57,9 +57,12 @@ async def test_healthz_says_warming_and_a_turn_waits_for_the_prime(make_config):
 
             async with anyio.create_task_group() as tg:
                 tg.start_soon(chat)
-                with anyio.fail_after(10):
-                    while (await _health(base))["agent"]["pending"] < 1:
-                        await anyio.sleep(0.01)
+                for _ in range(1000):  # the turn reaches the inbox (polled over HTTP, as a client sees it)
+                    if (await _health(base))["agent"]["pending"] >= 1:
+                        break
+                    await anyio.sleep(0.01)
+                else:
+                    raise AssertionError("the chat never reached the inbox")
                 # Queued, not failed, and the engine not asked before its prime.
                 assert provider.requests == [] and not replies
                 provider.release.set()
