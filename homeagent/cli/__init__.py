@@ -72,7 +72,8 @@ async def _serve(config: Config) -> int:
                 async def ready() -> None:
                     # READY: HTTP answers and turns are accepted; those that arrive while
                     # the engine warms wait for its prime (STATUS and /healthz tell which).
-                    notify(f"READY=1\nSTATUS=serving; engine {app.health.engine}")
+                    notify("READY=1")
+                    notify(f"STATUS=serving; engine {app.health.engine}")
                     log.info("daemon.ready", listen=f"{config.listen[0]}:{app.health.port}", pid=os.getpid(),
                              engine=app.health.engine)
                     tg.start_soon(engine_ready)

@@ -42,7 +42,7 @@ class NotifyListener:
                 data = self.sock.recv(4096).decode()
             except TimeoutError:
                 continue
-            self.messages.append((data, _healthz(self.url) if "READY=1" in data else None))
+            self.messages.append((data, _healthz(self.url) if data == "READY=1" else None))
 
     def close(self) -> None:
         self._stop.set()
@@ -92,8 +92,8 @@ def test_http_answers_while_the_engine_warms_and_a_turn_waits_for_the_prime(tmp_
     # systemd READY means "HTTP answers": sent while the engine still warmed, then a STATUS
     # update once it is primed.
     datagrams = [m for m, _ in listener.messages]
-    ready = next(i for i, m in enumerate(datagrams) if "READY=1" in m)
-    assert "STATUS=serving; engine warming" in datagrams[ready]
+    ready = datagrams.index("READY=1")
+    assert datagrams[ready + 1] == "STATUS=serving; engine warming"
     assert listener.messages[ready][1] is not None  # /healthz answered when READY arrived
     assert any("engine ready" in m for m in datagrams[ready + 1 :])
     assert "STOPPING=1" in datagrams[-1]
