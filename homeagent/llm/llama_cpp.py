@@ -101,6 +101,8 @@ class LlamaCppProvider(ProviderBase):
         self.prefix_tokens = 0
         self.prefix_source = "none"  # none | evaluated | restored
         self._warming: threading.Event | None = None  # set: the running warm() stops
+        self._token_head: tuple[str, list[int]] = ("", [])  # see _tokens_for()
+        self._split_tokens: bool | None = None  # head + tail == whole, once checked
 
     # -- lifecycle ----------------------------------------------------------------------
 
@@ -205,6 +207,29 @@ class LlamaCppProvider(ProviderBase):
     def _tokenize(self, text: str) -> list[int]:
         return self._llm.tokenize(text.encode("utf-8"), special=True)
 
+    def _tokens_for(self, prompt: str) -> list[int]:
+        """The prompt's tokens; a head already tokenised for an earlier prompt (the prepared
+        history, up to its last end-of-message token) is not tokenised again. Special
+        tokens split the text before it is tokenised, so head + tail gives the same tokens
+        as the whole; checked once against the whole, and never used if it did not."""
+        head, ids = self._token_head
+        if self._split_tokens is not False and head and prompt.startswith(head):
+            tail = self._llm.tokenize(prompt[len(head) :].encode("utf-8"), add_bos=False, special=True)
+            tokens = ids + tail
+            if self._split_tokens is None:
+                self._split_tokens = tokens == self._tokenize(prompt)
+                if not self._split_tokens:
+                    log.info("llm.tokens.split_unsupported", model=self.model)
+                    tokens = self._tokenize(prompt)
+        else:
+            tokens = self._tokenize(prompt)
+        eos_id = self._llm.token_eos()
+        cut = prompt.rfind(self._eos) if self._eos else -1
+        if cut >= 0 and eos_id in tokens:
+            last = len(tokens) - 1 - tokens[::-1].index(eos_id)
+            self._token_head = (prompt[: cut + len(self._eos)], tokens[: last + 1])
+        return tokens
+
     # -- the stable prefix --------------------------------------------------------------
 
     async def prime(self, stable_prefix: str, tools: Sequence[ToolDef] = ()) -> None:
@@ -308,7 +333,7 @@ class LlamaCppProvider(ProviderBase):
         llm = self._llm
         started = time.monotonic()
         with self._thread_lock:
-            tokens = self._tokenize(prompt)
+            tokens = self._tokens_for(prompt)
             if len(tokens) > self._n_ctx - 64:
                 return None  # the next turn must drop history anyway; nothing to prepare
             cached = llm.longest_token_prefix(llm._input_ids.tolist(), tokens)
@@ -437,7 +462,7 @@ class LlamaCppProvider(ProviderBase):
         llm = self._llm
         try:
             with self._thread_lock:
-                tokens = self._tokenize(prompt)
+                tokens = self._tokens_for(prompt)
                 room = self._n_ctx - len(tokens)
                 if room < 16:
                     put(StreamError(
