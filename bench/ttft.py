@@ -570,6 +570,10 @@ def main() -> int:
     parser.add_argument(
         "--json", metavar="FILE", help="also write every raw figure as JSON to FILE"
     )
+    parser.add_argument(
+        "--breakdown", action="store_true",
+        help="only print where HomeAgent's time before the engine goes (bench/ttft_breakdown.py)",
+    )  # fmt: skip
     args = parser.parse_args()
 
     if args.worker:
@@ -608,6 +612,12 @@ def main() -> int:
         # The daemon's own config (the thread count does not change the prompt).
         config_file = Path(cfg_dir) / "homeagent.yaml"
         write_config(config_file, args, sampling, threads[0] if threads else 1)
+        if args.breakdown:
+            sys.path.insert(0, str(ROOT / "bench"))
+            from ttft_breakdown import breakdown, print_breakdown
+
+            print_breakdown(breakdown(config_file, args.model, args.n_ctx, args.runs), args.runs)
+            return 0
         prompts = build_prompts(args.personality, args.model, args.n_ctx, config_file)
     interpreters = [("this", sys.executable)] + [tuple(p.split("=", 1)) for p in args.python]
     results: dict = {

@@ -97,8 +97,12 @@ class App:
         provider: Provider | None = None,
         clock: Clock | None = None,
         extra_tools: tuple[ToolSpec, ...] = (),
+        prime_on_open: bool = True,
     ):
         self.config = config
+        # False: `run()` opens HTTP first and primes the engine behind it (`homeagent serve`).
+        self._prime_on_open = prime_on_open
+        self.engine_ready = anyio.Event()  # set once the engine's stable prefix is primed
         self._provider_override = provider
         self.clock = clock or _clock_for(config)
         self._extra_tools = extra_tools
@@ -216,8 +220,8 @@ class App:
             self.tools.register(spec)
 
         self.prompt = PromptBuilder(self.personality)
-        # The first turn pays neither for the stable prefix nor for the tool index.
-        await self.provider.prime(self.prompt.stable_prefix(), self.tools.definitions())
+        if self._prime_on_open:
+            await self.prime()
 
         self.members = MemberStore(self.db)
         await self.members.load()
@@ -405,6 +409,24 @@ class App:
             log.warning("voice.preload.failed", error=str(err))
         else:
             log.info("voice.preloaded")
+    async def prime(self) -> None:
+        """Evaluate (or restore) the engine's stable prefix, so the first turn pays neither
+        for it nor for the tool index. A failed prime leaves an engine that still answers."""
+        started = time.monotonic()
+        try:
+            await self.provider.prime(self.prompt.stable_prefix(), self.tools.definitions())
+        except Exception as err:  # noqa: BLE001 - turns then evaluate the whole prompt
+            log.warning("engine.prime_failed", error=repr(err))
+        finally:
+            self.health.engine = "ready"
+            self.engine_ready.set()
+        log.info("engine.ready", duration_ms=round((time.monotonic() - started) * 1000, 1))
+
+    async def _serve_turns(self) -> None:
+        """Turns that arrive while the engine warms wait in the inbox, then are served."""
+        if not self.engine_ready.is_set():
+            await self.prime()
+        await self.agent.run(self.inbox)
 
     def _snapshot(self) -> dict[str, Any]:
         """The configuration that shapes a turn, stored with every run (secrets redacted)."""
@@ -530,7 +552,6 @@ class App:
 
         async with anyio.create_task_group() as tg:
             tg.start_soon(self.runs.run_writer)
-            tg.start_soon(self.agent.run, self.inbox)
             if self.config.schedule.enabled:
                 # First: what fell due while the daemon was down is delivered (and stored
                 # for the push route) before the API reports that it serves.
@@ -544,6 +565,8 @@ class App:
             if self.config.voice.preload and self.voice.missing() is None:
                 tg.start_soon(self._preload_voice)
             self.health.serving = True
+            # After HTTP: /healthz answers (engine: warming) while the engine primes.
+            tg.start_soon(self._serve_turns)
             tg.start_soon(watchdog_loop)
             if self.home is not None:
                 tg.start_soon(self.home.run)

@@ -47,6 +47,7 @@ class Health:
     port: int = 0
     # More blocks of /healthz by name (e.g. "home_assistant"), each read when asked.
     sections: dict[str, Callable[[], dict[str, Any]]] = field(default_factory=dict)
+    engine: str = "warming"  # warming | ready: the engine's stable prefix is primed
 
 
 @dataclass(frozen=True)

@@ -60,7 +60,8 @@ SCHEMAS: dict[str, Any] = {
         "type": "object",
         "required": ["status", "version", "db", "provider", "agent"],
         "properties": {"status": {"enum": ["ok", "degraded"]}, "version": _STR,
-                       "uptime_s": {"type": "number"}, "db": {"type": "object"},
+                       "uptime_s": {"type": "number"}, "engine": {"enum": ["warming", "ready"]},
+                       "db": {"type": "object"},
                        "provider": {"type": "object"}, "agent": {"type": "object"},
                        "tools": {"type": "integer"},
                        "home_assistant": {"type": "object", "description": "the link to Home Assistant, when "

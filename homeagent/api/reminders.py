@@ -13,7 +13,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from homeagent.api.auth import member_of
-from homeagent.api.middleware import read_json
+from homeagent.api.bodies import parse_json_object, read_limited
 from homeagent.errors import NotFoundError, RequestError
 from homeagent.schedule import Scheduler
 
@@ -52,8 +52,9 @@ async def list_reminders(request: web.Request) -> web.Response:
 async def snooze(request: web.Request) -> web.Response:
     reminder_id = await _delivered(request)
     minutes = None
-    if (await request.read()).strip():
-        minutes = (await read_json(request)).get("minutes")
+    raw = await read_limited(request, 4096)  # read once: the body is optional here
+    if raw.strip():
+        minutes = parse_json_object(raw).get("minutes")
         if minutes is not None and (isinstance(minutes, bool) or not isinstance(minutes, int)
                                     or not 1 <= minutes <= 1440):
             raise RequestError("minutes: expected an integer from 1 to 1440", param="minutes")

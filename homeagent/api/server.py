@@ -70,6 +70,7 @@ async def healthz(request: web.Request) -> web.Response:
         "status": "degraded" if degraded else "ok",
         "version": __version__,
         "uptime_s": round(time.time() - request.app[keys.HEALTH].started_at, 1),
+        "engine": request.app[keys.HEALTH].engine,
         "db": {"status": db, "path": str(database.path), "schema_version": database.schema_version},
         "provider": {
             "name": provider.name,

@@ -89,12 +89,22 @@ async def _serve_locked(config: Config, overrides: dict[str, dict[str, Any]]) ->
         outer.start_soon(watch_signals)
         outer.start_soon(_reload_on_sighup, apps, config, overrides)
         try:
-            async with App(config) as app, anyio.create_task_group() as tg:
+            async with App(config, prime_on_open=False) as app, anyio.create_task_group() as tg:
                 apps.append(app)
 
+                async def engine_ready() -> None:
+                    await app.engine_ready.wait()
+                    notify("STATUS=serving; engine ready")
+                    log.info("daemon.engine_ready")
+
                 async def ready() -> None:
+                    # READY: HTTP answers and turns are accepted; those that arrive while
+                    # the engine warms wait for its prime (STATUS and /healthz tell which).
                     notify("READY=1")
-                    log.info("daemon.ready", listen=f"{config.listen[0]}:{app.health.port}", pid=os.getpid())
+                    notify(f"STATUS=serving; engine {app.health.engine}")
+                    log.info("daemon.ready", listen=f"{config.listen[0]}:{app.health.port}", pid=os.getpid(),
+                             engine=app.health.engine)
+                    tg.start_soon(engine_ready)
 
                 async def run_app() -> None:
                     await app.run(on_ready=ready)

@@ -56,6 +56,7 @@ _STATE_MAGIC = b"HASTATE1"
 _PREFIX_SLACK = 4  # tokens at the prefix's end that may tokenise differently in context
 _PREFIX_MARK = "\u2063HOMEAGENT_PREFIX_END\u2063"
 _WARM_BATCH = 64  # tokens per step of warm(): a request waits at most one step
+_PRIME_BATCH = 128  # tokens per step of prime(): a stop during the start waits at most one step
 
 
 
@@ -100,6 +101,8 @@ class LlamaCppProvider(ProviderBase):
         self.prefix_tokens = 0
         self.prefix_source = "none"  # none | evaluated | restored
         self._warming: threading.Event | None = None  # set: the running warm() stops
+        self._token_head: tuple[str, list[int]] = ("", [])  # see _tokens_for()
+        self._split_tokens: bool | None = None  # head + tail == whole, once checked
 
     # -- lifecycle ----------------------------------------------------------------------
 
@@ -204,16 +207,54 @@ class LlamaCppProvider(ProviderBase):
     def _tokenize(self, text: str) -> list[int]:
         return self._llm.tokenize(text.encode("utf-8"), special=True)
 
+    def _tokens_for(self, prompt: str) -> list[int]:
+        """The prompt's tokens; a head already tokenised for an earlier prompt (the prepared
+        history, up to its last end-of-message token) is not tokenised again. Special
+        tokens split the text before it is tokenised, so head + tail gives the same tokens
+        as the whole; checked once against the whole, and never used if it did not."""
+        head, ids = self._token_head
+        if self._split_tokens is not False and head and prompt.startswith(head):
+            tail = self._llm.tokenize(prompt[len(head) :].encode("utf-8"), add_bos=False, special=True)
+            tokens = ids + tail
+            if self._split_tokens is None:
+                self._split_tokens = tokens == self._tokenize(prompt)
+                if not self._split_tokens:
+                    log.info("llm.tokens.split_unsupported", model=self.model)
+                    tokens = self._tokenize(prompt)
+        else:
+            tokens = self._tokenize(prompt)
+        eos_id = self._llm.token_eos()
+        cut = prompt.rfind(self._eos) if self._eos else -1
+        if cut >= 0 and eos_id in tokens:
+            last = len(tokens) - 1 - tokens[::-1].index(eos_id)
+            self._token_head = (prompt[: cut + len(self._eos)], tokens[: last + 1])
+        return tokens
+
     # -- the stable prefix --------------------------------------------------------------
 
     async def prime(self, stable_prefix: str, tools: Sequence[ToolDef] = ()) -> None:
         """Evaluate (or restore) the state of the prompt's stable prefix."""
         if self._llm is None or not stable_prefix:
             return
+        halt, done = threading.Event(), threading.Event()
         async with self._lock:
-            await anyio.to_thread.run_sync(self._prime_sync, stable_prefix)
+            try:
+                await anyio.to_thread.run_sync(self._prime_sync, stable_prefix, halt, done, abandon_on_cancel=True)
+            except anyio.get_cancelled_exc_class():
+                # The daemon stops while it warms: the evaluation ends within one batch,
+                # and the engine is not touched again before it has.
+                halt.set()
+                with anyio.CancelScope(shield=True):
+                    await anyio.to_thread.run_sync(done.wait)
+                raise
 
-    def _prime_sync(self, stable_prefix: str) -> None:
+    def _prime_sync(self, stable_prefix: str, halt: threading.Event, done: threading.Event) -> None:
+        try:
+            self._prime_locked(stable_prefix, halt)
+        finally:
+            done.set()
+
+    def _prime_locked(self, stable_prefix: str, halt: threading.Event) -> None:
         rendered, _ = self.render([Message("system", stable_prefix + _PREFIX_MARK)], generation=False)
         cut = rendered.find(_PREFIX_MARK)
         if cut < 0:
@@ -253,7 +294,12 @@ class LlamaCppProvider(ProviderBase):
                     log.warning("llm.prefix_state.unusable", path=str(path), error=str(err))
                     path.unlink(missing_ok=True)
             llm.reset()
-            llm.eval(tokens)
+            for i in range(0, len(tokens), _PRIME_BATCH):
+                if halt.is_set():
+                    llm.n_tokens = 0  # a part of the prefix is no state worth keeping
+                    log.info("llm.prefix_state.halted", tokens=i, of=len(tokens))
+                    return
+                llm.eval(tokens[i : i + _PRIME_BATCH])
             self.prefix_tokens, self.prefix_source = len(tokens), "evaluated"
             evaluated_ms = round((time.monotonic() - started) * 1000, 1)
             if path is not None:
@@ -287,7 +333,7 @@ class LlamaCppProvider(ProviderBase):
         llm = self._llm
         started = time.monotonic()
         with self._thread_lock:
-            tokens = self._tokenize(prompt)
+            tokens = self._tokens_for(prompt)
             if len(tokens) > self._n_ctx - 64:
                 return None  # the next turn must drop history anyway; nothing to prepare
             cached = llm.longest_token_prefix(llm._input_ids.tolist(), tokens)
@@ -416,7 +462,7 @@ class LlamaCppProvider(ProviderBase):
         llm = self._llm
         try:
             with self._thread_lock:
-                tokens = self._tokenize(prompt)
+                tokens = self._tokens_for(prompt)
                 room = self._n_ctx - len(tokens)
                 if room < 16:
                     put(StreamError(

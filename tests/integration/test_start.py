@@ -1,0 +1,87 @@
+"""`App.run()` with the prime deferred (as `homeagent serve` does): HTTP answers while the
+engine warms, and a turn that arrives meanwhile waits for the prime, then is answered."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import aiohttp
+import anyio
+import openai
+import pytest
+
+from homeagent.llm.base import ToolDef
+from homeagent.llm.testing import ScriptedProvider
+
+from .helpers import running_app
+
+pytestmark = pytest.mark.anyio
+
+
+@dataclass
+class SlowPrime(ScriptedProvider):
+    """A scripted engine whose prime lasts until the test releases it."""
+
+    release: anyio.Event | None = None
+    primed: bool = False
+
+    async def prime(self, stable_prefix: str, tools: Sequence[ToolDef] = ()) -> None:
+        assert self.release is not None and stable_prefix
+        await self.release.wait()
+        self.primed = True
+
+
+async def _health(base: str) -> dict:
+    async with aiohttp.ClientSession() as s, s.get(base + "/healthz") as r:
+        assert r.status == 200
+        return await r.json()
+
+
+async def test_healthz_says_warming_and_a_turn_waits_for_the_prime(make_config):
+    provider = SlowPrime(replies=["answered after the prime"], release=anyio.Event())
+    async with running_app(make_config(), provider=provider, http=True, prime_on_open=False) as app:
+        base = f"http://127.0.0.1:{app.health.port}"
+        health = await _health(base)
+        assert health["status"] == "ok" and health["engine"] == "warming"
+        assert not app.engine_ready.is_set()
+
+        replies: list[str] = []
+        async with openai.AsyncOpenAI(base_url=base + "/v1", api_key="unused", max_retries=0) as oa:
+
+            async def chat() -> None:
+                reply = await oa.chat.completions.create(
+                    model="homeagent", messages=[{"role": "user", "content": "你好 hello"}]
+                )
+                replies.append(reply.choices[0].message.content or "")
+
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(chat)
+                for _ in range(1000):  # the turn reaches the inbox (polled over HTTP, as a client sees it)
+                    if (await _health(base))["agent"]["pending"] >= 1:
+                        break
+                    await anyio.sleep(0.01)
+                else:
+                    raise AssertionError("the chat never reached the inbox")
+                # Queued, not failed, and the engine not asked before its prime.
+                assert provider.requests == [] and not replies
+                provider.release.set()
+        assert replies == ["answered after the prime"] and provider.primed
+        assert (await _health(base))["engine"] == "ready" and app.engine_ready.is_set()
+
+
+async def test_a_failed_prime_leaves_a_daemon_that_answers(make_config):
+    @dataclass
+    class BrokenPrime(ScriptedProvider):
+        async def prime(self, stable_prefix: str, tools: Sequence[ToolDef] = ()) -> None:
+            raise RuntimeError("state file unreadable")
+
+    provider = BrokenPrime(replies=["still here"])
+    async with running_app(make_config(), provider=provider, http=True, prime_on_open=False) as app:
+        base = f"http://127.0.0.1:{app.health.port}"
+        with anyio.fail_after(10):
+            await app.engine_ready.wait()
+        assert (await _health(base))["engine"] == "ready"
+        async with openai.AsyncOpenAI(base_url=base + "/v1", api_key="unused", max_retries=0) as oa:
+            reply = await oa.chat.completions.create(model="homeagent", messages=[{"role": "user", "content": "hi"}])
+        assert reply.choices[0].message.content == "still here"
