@@ -44,6 +44,7 @@ from homeagent.intent import IntentLayer, IntentSettings
 from homeagent.io import DeviceRegistry, Inbox
 from homeagent.io.agent_chat import AgentChatChannel
 from homeagent.io.browser import BrowserChannel
+from homeagent.io.notify import NotifyChannel
 from homeagent.io.ollama import OllamaChannel
 from homeagent.io.openai import OpenAIChannel
 from homeagent.io.push import PushChannel
@@ -169,6 +170,11 @@ class App:
             for spec in device_tools(self.home, cfg.home_assistant.confirm_domains):
                 self.tools.register(spec)
             self.health.sections["home_assistant"] = self.home.status
+            if cfg.home_assistant.notify:
+                # Reminders as Home Assistant notifications, each member's to their own service.
+                rules = (rule.partition("=") for rule in cfg.home_assistant.notify)
+                targets = {("" if who == "household" else who): service for who, _, service in rules}
+                self._stack.callback(self.devices.register_channel(NotifyChannel("home_assistant", self.home, targets)))
         pcfg = cfg.permissions
         self.permissions = PermissionGate(
             PermissionPolicy.from_config(

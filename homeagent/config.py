@@ -313,6 +313,9 @@ class HomeAssistantConfig:
     call_timeout: Duration = Duration(10)
     reconnect_min: Duration = Duration(1)
     reconnect_max: Duration = Duration(30)
+    # Reminders out through Home Assistant's notify services: "member=domain.service"
+    # ("household=…" for the household's), e.g. "alice=notify.mobile_app_alice_phone".
+    notify: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -596,6 +599,7 @@ def _validate(cfg: Config) -> None:
     _validate_llm(cfg.llm)
     _validate_ext(cfg)
     _validate_home_assistant(cfg.home_assistant)
+    _validate_notify(cfg.home_assistant)
     _validate_schedule(cfg.schedule, cfg.actions.modes)
     _validate_numbers(cfg)  # after the checks with their own messages
 
@@ -656,6 +660,23 @@ def _validate_home_assistant(ha: HomeAssistantConfig) -> None:
                 raise ConfigError(
                     f"home_assistant.{key}[{i}]: expected an entity id or glob such as light.kitchen or light.*, got {pattern!r}"
                 )
+
+
+_NOTIFY_RE = re.compile(r"^[^=\s]+=[a-z_]+\.[a-z0-9_]+$")
+
+
+def _validate_notify(ha: HomeAssistantConfig) -> None:
+    members: set[str] = set()
+    for i, rule in enumerate(ha.notify):
+        if not _NOTIFY_RE.match(rule):
+            raise ConfigError(
+                f"home_assistant.notify[{i}]: expected member=domain.service such as "
+                f"alice=notify.mobile_app_alice_phone or household=persistent_notification.create, got {rule!r}"
+            )
+        member = rule.partition("=")[0]
+        if member in members:
+            raise ConfigError(f"home_assistant.notify[{i}]: {member!r} is named twice")
+        members.add(member)
 
 
 def _validate_schedule(s: ScheduleConfig, modes: tuple[str, ...]) -> None:

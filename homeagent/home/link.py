@@ -369,6 +369,23 @@ class HomeLink:
             "service_data": dict(data or {}), "target": {"entity_id": list(entity_ids)},
         })  # fmt: skip
 
+    async def notify(self, target: str, title: str, text: str) -> bool:
+        """A notification through a `domain.service` such as notify.mobile_app_phone (the
+        io Notifier protocol); False when Home Assistant is down or refuses it."""
+        domain, _, service = target.partition(".")
+        try:
+            if not self.connected:
+                raise self.unavailable()
+            await self._command({
+                "type": "call_service", "domain": domain, "service": service,
+                "service_data": {"title": title, "message": text},
+            })  # fmt: skip
+        except Exception as err:  # noqa: BLE001 - a missed notification is logged, never raised
+            log.warning("home.notify.failed", target=target, error=_describe(_unwrap(err)))
+            return False
+        log.info("home.notify.sent", target=target)
+        return True
+
 
 def _unwrap(err: BaseException) -> BaseException:
     while isinstance(err, BaseExceptionGroup) and len(err.exceptions) == 1:
