@@ -374,6 +374,9 @@ class App:
                     api_key=mcfg.password, credential=mcfg.credential).reveal()
             except ConfigError as err:
                 log.warning("ext.mqtt.credential_unreadable", error=str(err))
+            if not password:
+                log.warning("ext.mqtt.no_password", user=mcfg.username,
+                            looked_in=credential_store(self.config).where(mcfg.credential))
         log.info("ext.mqtt.configured", broker=f"{mcfg.host}:{mcfg.port}", user=mcfg.username or None,
                  password_set=bool(password))
         return MqttPublisher(mcfg.host, mcfg.port, username=mcfg.username, password=password,

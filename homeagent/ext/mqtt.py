@@ -71,7 +71,7 @@ class MqttPublisher:
         return f"MqttPublisher({self.host}:{self.port}, user={self.username or '-'})"
 
     def _scrub(self, text: str) -> str:
-        if self.__password:
+        if len(self.__password) >= 4:
             text = text.replace(self.__password, "****")
         return redact_text(text)
 

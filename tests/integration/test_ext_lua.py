@@ -358,7 +358,8 @@ def mqtt_adapter(tmp_path: Path, registry: ToolRegistry, port: int | None, topic
     folder = write_adapter(tmp_path, "plug_mqtt", MQTT_SCRIPT, tools=MQTT_TOOLS)
     manifest = folder / "adapter.yaml"
     manifest.write_text(manifest.read_text() + f"mqtt_topics: {topics}\n")
-    mqtt = MqttPublisher("127.0.0.1", port, timeout=3, **publisher) if port else None  # type: ignore[arg-type]
+    publisher.setdefault("timeout", 3)
+    mqtt = MqttPublisher("127.0.0.1", port, **publisher) if port else None  # type: ignore[arg-type]
     adapter = LuaAdapter(folder, registry, tmp_path / "state", mqtt=mqtt)
     adapter.load()
     assert adapter.status.state == "ready", adapter.status.last_error
@@ -530,3 +531,19 @@ async def test_the_daemon_publishes_with_a_credential_and_keeps_going_when_the_b
         b.stop()
     out, err = capfd.readouterr()
     assert "ext.mqtt.configured" in out + err and password not in out + err
+
+
+async def test_a_broker_that_accepts_but_never_answers_is_a_tool_result(tmp_path):
+    pytest.importorskip("paho.mqtt")
+    import socket
+
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(4)  # accepts connections (the kernel does) and never sends a CONNACK
+    try:
+        registry = ToolRegistry()
+        mqtt_adapter(tmp_path, registry, silent.getsockname()[1], timeout=0.5)
+        result = await call(registry, "plug_mqtt__run", {"topic": "home/plug/state"})
+        assert not result.ok and "did not answer within 0.5 s" in result.content, result.content
+    finally:
+        silent.close()
