@@ -74,10 +74,11 @@ clean:
 test: ext-deps browser-deps voice-deps ha-venv
 lint: ext-deps
 
-# Extensions: MCP plugins and the Lua sandbox (the `ext` extra).
+# Extensions: MCP plugins and the Lua sandbox (the `ext` extra); mosquitto for the MQTT tests.
 ext-deps: $(VENV)/.ext-installed
 $(VENV)/.ext-installed: $(VENV)/.installed
 	$(BIN)/pip install --quiet -e ".[test,ext]"
+	command -v mosquitto >/dev/null || apt-get install -y mosquitto
 	touch $@
 
 # The dashboard is tested in a real browser: Debian's chromium, driven by playwright from

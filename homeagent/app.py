@@ -36,6 +36,7 @@ from homeagent.errors import ConfigError, StartupError
 from homeagent.ext.changes import ChangeTracker
 from homeagent.ext.lua import LuaAdapter, adapter_folders
 from homeagent.ext.mcp_client import McpPlugin, PluginHost
+from homeagent.ext.mqtt import MqttPublisher
 from homeagent.ext.skills import SkillSet, load_skillset, skill_dirs
 from homeagent.ext.supervisor import Supervisor
 from homeagent.home import PERMISSION_DEFAULTS as HOME_PERMISSIONS
@@ -347,17 +348,39 @@ class App:
         shipped = Path(acfg.dir)
         if not shipped.is_dir():
             shipped = Path(sys.prefix) / "share" / "homeagent" / "adapters"
+        mqtt = self._mqtt_publisher() if acfg.enabled else None
         adapters = []
         for folder in adapter_folders([shipped, data_dir / "adapters"], acfg.enabled):
             adapter = LuaAdapter(folder, self.tools, data_dir / "adapters-state",
                                  instruction_budget=acfg.instruction_budget,
-                                 memory_limit_mb=acfg.memory_limit_mb, http_timeout=acfg.http_timeout)
+                                 memory_limit_mb=acfg.memory_limit_mb, http_timeout=acfg.http_timeout,
+                                 mqtt=mqtt)
             adapter.load()
             adapters.append(adapter)
         missing = set(acfg.enabled) - {a.name for a in adapters}
         for name in sorted(missing):
             log.warning("ext.lua.not_found", adapter=name, looked_in=[str(shipped), str(data_dir / "adapters")])
         return adapters
+
+    def _mqtt_publisher(self) -> MqttPublisher | None:
+        """The broker adapters publish to (`adapters.mqtt`); None while its host is empty."""
+        mcfg = self.config.adapters.mqtt
+        if not mcfg.host:
+            return None
+        password = ""
+        if mcfg.username:
+            try:
+                password = credential_store(self.config).resolve(
+                    api_key=mcfg.password, credential=mcfg.credential).reveal()
+            except ConfigError as err:
+                log.warning("ext.mqtt.credential_unreadable", error=str(err))
+            if not password:
+                log.warning("ext.mqtt.no_password", user=mcfg.username,
+                            looked_in=credential_store(self.config).where(mcfg.credential))
+        log.info("ext.mqtt.configured", broker=f"{mcfg.host}:{mcfg.port}", user=mcfg.username or None,
+                 password_set=bool(password))
+        return MqttPublisher(mcfg.host, mcfg.port, username=mcfg.username, password=password,
+                             client_id=mcfg.client_id, timeout=mcfg.timeout)
 
     def backup_dir(self) -> Path:
         return Path(self.config.backup.dir) if self.config.backup.dir else Path(self.config.data_dir) / "backups"

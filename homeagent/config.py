@@ -283,6 +283,19 @@ class PluginsConfig:
 
 
 @dataclass(frozen=True)
+class MqttConfig:
+    """`adapters.mqtt`: the broker adapter scripts publish to; off while `host` is empty."""
+
+    host: str = ""
+    port: int = 1883
+    username: str = ""
+    password: str = field(default="", repr=False)  # better: `credential` or ${ENV}
+    credential: str = "mqtt"  # HOMEAGENT_CREDENTIAL_MQTT or the credential file
+    client_id: str = "homeagent"
+    timeout: Duration = Duration(5)
+
+
+@dataclass(frozen=True)
 class AdaptersConfig:
     dir: PathValue = PathValue("../adapters")
     enabled: tuple[str, ...] = ()
@@ -290,6 +303,7 @@ class AdaptersConfig:
     memory_limit_mb: int = 16
     http_timeout: Duration = Duration(5)
     grant: PermissionDecision = "allow"
+    mqtt: MqttConfig = field(default_factory=MqttConfig)
 
 
 @dataclass(frozen=True)
@@ -639,6 +653,18 @@ def _validate_ext(cfg: Config) -> None:
         raise ConfigError("adapters.instruction_budget: expected at least 1000")
     if not 1 <= cfg.adapters.memory_limit_mb <= 1024:
         raise ConfigError("adapters.memory_limit_mb: expected an integer from 1 to 1024")
+    mqtt = cfg.adapters.mqtt
+    if mqtt.host and (any(c in mqtt.host for c in " /@") or "://" in mqtt.host):
+        raise ConfigError(f"adapters.mqtt.host: expected a host name or address such as 192.168.1.2, "
+                          f"got {mqtt.host!r}")
+    if not 1 <= mqtt.port <= 65535:
+        raise ConfigError(f"adapters.mqtt.port: expected a port from 1 to 65535, got {mqtt.port}")
+    if mqtt.timeout <= 0:
+        raise ConfigError("adapters.mqtt.timeout: expected a duration longer than 0 s")
+    if not re.match(r"^[A-Za-z0-9_.-]{1,64}$", mqtt.client_id):
+        raise ConfigError("adapters.mqtt.client_id: expected 1 to 64 letters, digits, '_', '.' or '-'")
+    if mqtt.password and not mqtt.username:
+        raise ConfigError("adapters.mqtt.password: set adapters.mqtt.username too (a password needs a user)")
     if cfg.backup.interval < 0:
         raise ConfigError("backup.interval: expected 0 (off) or a duration such as 1d or 24h")
     if cfg.backup.keep < 1:

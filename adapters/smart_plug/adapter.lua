@@ -1,6 +1,7 @@
 -- The smart plug adapter: every tool is a function taking the validated arguments.
 -- Host API: http.get(url) / http.post(url, body) -> {status=, body=}; json.decode/encode;
 -- state.get(key) / state.set(key, value); log(message); host (the manifest's first host).
+-- mqtt.publish(topic, payload[, qos, retain]) where adapters.mqtt is set (manifest: mqtt_topics).
 
 local function relay(query)
   local url = "http://" .. host .. "/relay/0" .. (query or "")

@@ -19,7 +19,9 @@ The host API, all the script gets:
     state.get(key), state.set(key, value)  a small store kept in <data_dir>/adapters/<name>.state.json
     log(message)                           one structured log line
     host                                   the manifest's first host
-MQTT publishing is not offered yet (no broker client is configured in HomeAgent).
+    mqtt.publish(topic, payload[, qos, retain])  → true; only to topics matching the manifest's
+                                           `mqtt_topics` filters, only when `adapters.mqtt.host`
+                                           is set; a table payload is sent as JSON
 
 A script or manifest that changes on disk is loaded again before the next call.
 """
@@ -42,6 +44,13 @@ import jsonschema
 import yaml
 
 from homeagent.errors import ToolError
+from homeagent.ext.mqtt import (
+    MAX_PAYLOAD_BYTES,
+    MqttPublisher,
+    check_filter,
+    check_topic,
+    topic_allowed,
+)
 from homeagent.log import get_logger
 from homeagent.tools.registry import Permission, ToolContext, ToolRegistry, ToolSpec
 
@@ -103,6 +112,7 @@ class Manifest:
     script: Path
     hosts: tuple[str, ...]
     tools: tuple[AdapterTool, ...]
+    mqtt_topics: tuple[str, ...] = ()
 
 
 def read_manifest(folder: Path) -> Manifest:
@@ -124,6 +134,13 @@ def read_manifest(folder: Path) -> Manifest:
     hosts = raw.get("hosts") or []
     if not isinstance(hosts, list) or not all(isinstance(h, str) and h and "/" not in h for h in hosts):
         raise AdapterError(f"{where}: hosts must be a list of host or host:port strings")
+    mqtt_topics = raw.get("mqtt_topics") or []
+    if not isinstance(mqtt_topics, list) or not all(isinstance(t, str) for t in mqtt_topics):
+        raise AdapterError(f"{where}: mqtt_topics must be a list of MQTT topic filters such as home/plug/#")
+    for topic_filter in mqtt_topics:
+        why = check_filter(topic_filter)
+        if why:
+            raise AdapterError(f"{where}: mqtt_topics: {topic_filter!r} {why}")
     tools = []
     for i, entry in enumerate(raw.get("tools") or []):
         at = f"{where}: tools[{i}]"
@@ -145,7 +162,8 @@ def read_manifest(folder: Path) -> Manifest:
         ))
     if not tools:
         raise AdapterError(f"{where}: declares no tools")
-    return Manifest(str(name), str(raw.get("description", "")), script, tuple(hosts), tuple(tools))
+    return Manifest(str(name), str(raw.get("description", "")), script, tuple(hosts), tuple(tools),
+                    tuple(mqtt_topics))
 
 
 def _to_lua(lua: Any, value: Any) -> Any:
@@ -191,7 +209,8 @@ class LuaAdapter:
     """One adapter: its Lua state, its tools in the registry, reloaded on file change."""
 
     def __init__(self, folder: Path, registry: ToolRegistry, state_dir: Path, *,
-                 instruction_budget: int = 1_000_000, memory_limit_mb: int = 16, http_timeout: float = 5.0):
+                 instruction_budget: int = 1_000_000, memory_limit_mb: int = 16, http_timeout: float = 5.0,
+                 mqtt: MqttPublisher | None = None):
         self.folder = folder
         self.name = folder.name
         self.registry = registry
@@ -199,6 +218,7 @@ class LuaAdapter:
         self.instruction_budget = instruction_budget
         self.memory_limit = memory_limit_mb * 1024 * 1024
         self.http_timeout = http_timeout
+        self.mqtt = mqtt
         self.status = AdapterStatus(self.name)
         self._lock = threading.Lock()
         self._lua: Any = None
@@ -296,6 +316,9 @@ class LuaAdapter:
         g.state = _to_lua(lua, {})
         g.state.get = lambda key: self._state_get(lua, key)
         g.state.set = lambda key, value: self._state_set(key, value)
+        g.mqtt = _to_lua(lua, {})
+        g.mqtt.publish = lambda topic, payload="", qos=0, retain=False: self._mqtt_publish(
+            topic, payload, qos, retain)
         g.log = lambda message: log.info("ext.lua.script", adapter=self.name, message=str(message)[:500])
         return lua, calls
 
@@ -399,6 +422,33 @@ class LuaAdapter:
         if len(payload) > MAX_BODY_BYTES:
             raise ToolError(f"http: the answer from {netloc} is larger than {MAX_BODY_BYTES} bytes")
         return _to_lua(lua, {"status": response.status, "body": payload.decode("utf-8", "replace")})
+
+    def _mqtt_publish(self, topic: Any, payload: Any, qos: Any, retain: Any) -> bool:
+        if not isinstance(topic, str):
+            raise ToolError("mqtt.publish: the topic must be a string")
+        why = check_topic(topic)
+        if why:
+            raise ToolError(f"mqtt.publish: {why}")
+        filters = self._manifest.mqtt_topics if self._manifest else ()
+        if not topic_allowed(topic, filters):
+            raise ToolError(f"mqtt.publish: topic {topic!r} is not declared in the adapter's manifest "
+                            f"(mqtt_topics: {list(filters)})")
+        if qos not in (0, 1, 2) or isinstance(qos, bool):
+            raise ToolError(f"mqtt.publish: qos must be 0, 1 or 2, got {qos!r}")
+        if self.mqtt is None:
+            raise ToolError("mqtt.publish: no MQTT broker is configured (adapters.mqtt.host is empty)")
+        if isinstance(payload, str):
+            data = payload.encode("utf-8")
+        elif isinstance(payload, bytes):
+            data = payload
+        elif payload is None or isinstance(payload, bool | int | float):
+            data = b"" if payload is None else json.dumps(payload).encode("utf-8")
+        else:
+            data = json.dumps(_from_lua(payload), ensure_ascii=False).encode("utf-8")
+        if len(data) > MAX_PAYLOAD_BYTES:
+            raise ToolError(f"mqtt.publish: the payload is larger than {MAX_PAYLOAD_BYTES} bytes")
+        self.mqtt.publish(topic, data, qos=int(qos), retain=bool(retain))
+        return True
 
     def _state(self) -> dict[str, Any]:
         try:
