@@ -78,7 +78,7 @@ lint: ext-deps
 ext-deps: $(VENV)/.ext-installed
 $(VENV)/.ext-installed: $(VENV)/.installed
 	$(BIN)/pip install --quiet -e ".[test,ext]"
-	command -v mosquitto >/dev/null || apt-get install -y mosquitto
+	command -v mosquitto >/dev/null || (apt-get update -qq && apt-get install -y -qq mosquitto)
 	touch $@
 
 # The dashboard is tested in a real browser: Debian's chromium, driven by playwright from
