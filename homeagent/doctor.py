@@ -5,24 +5,13 @@ from __future__ import annotations
 import socket
 import sqlite3
 import tempfile
-from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from homeagent.checks import Check
 from homeagent.config import Config, load_config
 from homeagent.errors import HomeAgentError
 from homeagent.schema import all_migrations
 from homeagent.store.inspect import inspect_file
-
-
-@dataclass(frozen=True)
-class Check:
-    name: str
-    ok: bool
-    detail: str
-    fix: str = ""
-
-    def as_dict(self) -> dict[str, object]:
-        return asdict(self)
 
 
 def _check_data_dir(cfg: Config) -> Check:
@@ -121,7 +110,7 @@ def _ext_checks(cfg: Config, probe: bool) -> list[Check]:
     """Skills, plugins, adapters and backups (homeagent/ext/checks.py)."""
     from homeagent.ext.checks import ext_checks
 
-    return [Check(c.name, c.ok, c.detail, c.fix) for c in ext_checks(cfg, probe)]
+    return ext_checks(cfg, probe)
 
 
 def _home_checks(cfg: Config, probe: bool) -> list[Check]:
@@ -133,7 +122,7 @@ def _home_checks(cfg: Config, probe: bool) -> list[Check]:
         found = home_checks(cfg.home_assistant, credential_store(cfg), probe=probe)
     except HomeAgentError as err:
         return [Check("home_assistant", False, str(err), "fix the credential file as the message says")]
-    return [Check(c.name, c.ok, c.detail, c.fix) for c in found]
+    return found
 
 
 def _provider_checks(cfg: Config, probe: bool) -> list[Check]:
@@ -144,4 +133,4 @@ def _provider_checks(cfg: Config, probe: bool) -> list[Check]:
         found = provider_checks(cfg, probe=probe)
     except HomeAgentError as err:
         return [Check("providers", False, str(err), "fix the llm section of the config")]
-    return [Check(c.name, c.ok, c.detail, c.fix) for c in found]
+    return found

@@ -10,33 +10,25 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
-from dataclasses import dataclass
 
+from homeagent.checks import Check
 from homeagent.config import HomeAssistantConfig
 from homeagent.home import token_for
 from homeagent.llm.credentials import CredentialStore
 
 
-@dataclass(frozen=True)
-class HomeCheck:
-    name: str
-    ok: bool
-    detail: str
-    fix: str = ""
-
-
-def home_checks(cfg: HomeAssistantConfig, credentials: CredentialStore, *, probe: bool = False) -> list[HomeCheck]:
+def home_checks(cfg: HomeAssistantConfig, credentials: CredentialStore, *, probe: bool = False) -> list[Check]:
     if not cfg.url:
-        return [HomeCheck("home_assistant", True, "not configured (home_assistant.url is empty): no device tools")]
+        return [Check("home_assistant", True, "not configured (home_assistant.url is empty): no device tools")]
     token = token_for(cfg, credentials)
     if not token:
-        return [HomeCheck(
+        return [Check(
             "home_assistant", False, f"{cfg.url}: no access token found",
             f"create a long-lived access token in Home Assistant (profile → Security) and set "
             f"{credentials.where(cfg.credential)}, or home_assistant.token",
         )]  # fmt: skip
     if not probe:
-        return [HomeCheck("home_assistant", True, f"{cfg.url} with a token (run with --probe to contact it)")]
+        return [Check("home_assistant", True, f"{cfg.url} with a token (run with --probe to contact it)")]
     request = urllib.request.Request(
         cfg.url.rstrip("/") + "/api/config", headers={"Authorization": f"Bearer {token.reveal()}"}
     )
@@ -45,12 +37,12 @@ def home_checks(cfg: HomeAssistantConfig, credentials: CredentialStore, *, probe
             body = json.loads(resp.read() or b"{}")
     except urllib.error.HTTPError as err:
         if err.code == 401:
-            return [HomeCheck("home_assistant", False, f"{cfg.url} refused the access token (401)",
+            return [Check("home_assistant", False, f"{cfg.url} refused the access token (401)",
                               "create a new long-lived access token and store it again")]
-        return [HomeCheck("home_assistant", False, f"{cfg.url} answered HTTP {err.code}",
+        return [Check("home_assistant", False, f"{cfg.url} answered HTTP {err.code}",
                           "check that home_assistant.url is Home Assistant's address")]
     except (OSError, ValueError) as err:
-        return [HomeCheck("home_assistant", False, f"{cfg.url} cannot be reached: {token.scrub(str(err))}",
+        return [Check("home_assistant", False, f"{cfg.url} cannot be reached: {token.scrub(str(err))}",
                           "start Home Assistant, or fix home_assistant.url; HomeAgent retries while it runs")]
-    return [HomeCheck("home_assistant", True,
+    return [Check("home_assistant", True,
                       f"{cfg.url} answers: Home Assistant {body.get('version', '?')}, {body.get('state', '?')}")]

@@ -43,7 +43,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("foundation", ("homeagent.store", "homeagent.config", "homeagent.members", "homeagent.chat")),
     ("ground floor", (  # import nothing from homeagent but each other
         "homeagent.__init__", "homeagent.text", "homeagent.numbers", "homeagent.log",
-        "homeagent.clock", "homeagent.errors", "homeagent.systemd",
+        "homeagent.clock", "homeagent.errors", "homeagent.systemd", "homeagent.checks",
     )),
 )
 # The sibling packages of the services layer that may not import each other at all.
