@@ -31,8 +31,11 @@ import anyio
 
 from homeagent.chat import ToolCall, ToolDef
 from homeagent.errors import RequestError
+from homeagent.io.channel import Capabilities, OutboundMessage
 from homeagent.io.events import AgentEvent, ToolCallStarted, TurnDone, TurnFailed
-from homeagent.io.interrupt import Inbox, Interrupt
+from homeagent.io.ha_intents import compact_context, enrich, is_home_assistant, readable_result
+from homeagent.io.interrupt import Inbox, Interrupt, ReplyHandle
+from homeagent.io.registry import DeviceRegistry
 from homeagent.log import get_logger
 
 log = get_logger("homeagent.io.client_tools")
@@ -235,3 +238,40 @@ class ClientToolBroker:
     def _unpark(self, turn: ClientTurn) -> None:
         for key in [k for k, t in self._waiting.items() if t is turn]:
             del self._waiting[key]
+
+
+class ClientToolChannel:
+    """What the OpenAI endpoint and the Ollama route share: a client that hears only the
+    answers to its own requests and may send tools of its own, whose calls it runs."""
+
+    name = ""
+    capabilities = Capabilities(streams=True, confirms=False, receives_unasked=False)
+
+    def __init__(self, inbox: Inbox, devices: DeviceRegistry, *, client_tool_timeout: float = 30.0) -> None:
+        self._inbox = inbox
+        self._devices = devices
+        # Turns that wait for a client's tool results (ClientToolBroker above).
+        self.client_tools = ClientToolBroker(client_tool_timeout)
+
+    async def deliver(self, message: OutboundMessage) -> bool:
+        return False  # a client of this API only hears the answers to its own requests
+
+    def _interrupt(self, text: str, *, device_id: str, context: str, member: str) -> Interrupt:
+        return Interrupt(
+            text=text, channel=self.name, reply=ReplyHandle(), device_id=device_id, member=member,
+            context=context, capabilities=self.capabilities,
+        )
+
+    async def client_turn(
+        self, text: str, tools: tuple[ToolDef, ...], *, device_id: str, context: str = "", member: str = ""
+    ) -> ClientTurn:
+        """A turn that offers the client's `tools` beside the agent's own; when the model
+        calls one, the turn waits for the client's result (see ClientToolBroker)."""
+        await self._devices.touch(self.name, device_id)
+        tools = enrich(tools, text, context)
+        home_assistant = is_home_assistant(tools)
+        if home_assistant:
+            context = compact_context(context)
+        template = self._interrupt(text, device_id=device_id, context=context, member=member)
+        # Home Assistant's intents learn the values its device overview offers.
+        return await self.client_tools.open(self._inbox, template, tools, readable_result if home_assistant else None)

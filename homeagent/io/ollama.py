@@ -13,40 +13,12 @@ wire format; this adapter turns it into the turn's interrupt.
 
 from __future__ import annotations
 
-from homeagent.chat import ToolDef
-from homeagent.io.channel import Capabilities, OutboundMessage
-from homeagent.io.client_tools import ClientToolBroker, ClientTurn
-from homeagent.io.ha_intents import compact_context, enrich, is_home_assistant, readable_result
-from homeagent.io.interrupt import Inbox, Interrupt, ReplyHandle
-from homeagent.io.registry import DeviceRegistry
+from homeagent.io.channel import Capabilities
+from homeagent.io.client_tools import ClientToolChannel
 
 OLLAMA_CAPABILITIES = Capabilities(streams=True, confirms=False, receives_unasked=False)
 
 
-class OllamaChannel:
+class OllamaChannel(ClientToolChannel):
     name = "ollama"
     capabilities = OLLAMA_CAPABILITIES
-
-    def __init__(self, inbox: Inbox, devices: DeviceRegistry, *, client_tool_timeout: float = 30.0) -> None:
-        self._inbox = inbox
-        self._devices = devices
-        self.client_tools = ClientToolBroker(client_tool_timeout)
-
-    async def deliver(self, message: OutboundMessage) -> bool:
-        return False  # a client of this API only hears the answers to its own requests
-
-    async def client_turn(
-        self, text: str, tools: tuple[ToolDef, ...], *, device_id: str, context: str = "", member: str = ""
-    ) -> ClientTurn:
-        """A turn offering the client's `tools` beside the agent's own."""
-        await self._devices.touch(self.name, device_id)
-        tools = enrich(tools, text, context)
-        home_assistant = is_home_assistant(tools)
-        if home_assistant:
-            context = compact_context(context)
-        template = Interrupt(
-            text=text, channel=self.name, reply=ReplyHandle(), device_id=device_id, member=member,
-            context=context, capabilities=self.capabilities,
-        )
-        # Home Assistant's intents learn the values its device overview offers.
-        return await self.client_tools.open(self._inbox, template, tools, readable_result if home_assistant else None)

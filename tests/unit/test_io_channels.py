@@ -60,7 +60,7 @@ class Book:
     def __init__(self) -> None:
         self.created: list[tuple[str, str]] = []
 
-    def create(self, run_id: str, *, channel: str, device_id: str, member: str, text: str, cancel=None) -> None:
+    async def open(self, run_id: str, *, channel: str, device_id: str, member: str, text: str, cancel=None) -> None:
         self.created.append((run_id, channel))
 
 
