@@ -58,7 +58,8 @@ async function pollPermissions(banner, signal) {
 }
 
 // Pushed messages (reminders) through GET /api/events, streamed (Accept: text/event-stream)
-// while the page is open; after a drop it resumes from the last event id it saw.
+// while the page is open; after a drop it resumes from the last event id it saw (the
+// stream's opening frame gives one before any event comes).
 async function subscribePush(signal) {
   let lastId = null;
   while (!signal.aborted) {
@@ -66,7 +67,7 @@ async function subscribePush(signal) {
       await stream("GET", "/api/events", undefined, (type, data, id) => {
         if (id) lastId = id;
         if (data && typeof data === "object") chat?.pushed(type, data);
-      }, { lastEventId: lastId, signal });
+      }, { lastEventId: lastId, signal, onId: (id) => { lastId = id; } });
     } catch (err) {
       if (err instanceof ApiError && [401, 403, 404, 405].includes(err.status)) return;  // no push route here
     }

@@ -331,3 +331,44 @@ async def test_a_pushed_reminder_appears_on_its_members_page_and_is_answered_the
                 "() => [...document.querySelectorAll('.msg.pushed')]"
                 ".filter((m) => m.textContent.includes(\"alice's pills\")).length === 2")
             assert page.errors == [] and other.errors == []  # type: ignore[attr-defined]
+
+
+async def test_a_page_open_across_restarts_resumes_its_reminders_from_the_last_event_id(
+        make_config, tmp_path, request):
+    """The daemon restarts twice under an open page: before any event reached it (it resumes
+    from the stream's opening id), and after one did (from that event's id)."""
+    clock = FakeClock(datetime(2026, 3, 2, 8, 0, tzinfo=ZoneInfo("Asia/Shanghai")))
+    config = make_config(schedule={"check_interval": "1h", "keepalive": "200ms"})
+
+    async def subscribed(app) -> None:
+        for _ in range(300):
+            if app.push.subscribers == ["alice"]:
+                return
+            await anyio.sleep(0.05)
+        raise AssertionError(f"subscriptions: {app.push.subscribers}")
+
+    page = None
+    async with browser(tmp_path, request) as (b, pages):
+        for due, content in [("", ""), ("2026-03-02 08:01", "stretch"), ("2026-03-02 08:03", "drink water")]:
+            async with running_app(config, provider=FunctionProvider(household_agent), clock=clock,
+                                   http=True) as app:
+                if page is None:
+                    alice = await app.members.add("alice")
+                    page = await open_page(b, pages, f"http://127.0.0.1:{app.health.port}/", alice)
+                    await subscribed(app)
+                else:
+                    # Due while no page is connected: the page's attempts to reconnect fail until
+                    # the scheduler has delivered it, then it reconnects by itself.
+                    ctx = ToolContext(turn_id="t", channel="test", member="alice")
+                    call = ToolCall("c", "create_task", json.dumps({"content": content, "due": due}))
+                    assert (await app.tools.execute(call, ctx)).ok
+                    clock.advance(minutes=2)
+                    assert len(await app.scheduler.check()) == 1
+                    assert app.push.subscribers == []
+                    await page.unroute("**/api/events")
+                    await page.locator(".msg.pushed", has_text=content).wait_for()
+                    await subscribed(app)
+                await page.route("**/api/events", lambda route: route.abort())
+        assert await page.locator(".msg.pushed", has_text="stretch").count() == 1  # nothing twice
+        assert await page.locator(".msg.pushed", has_text="drink water").count() == 1
+        assert await page.locator("#token").count() == 0  # no reload, no second sign-in
