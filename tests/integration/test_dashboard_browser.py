@@ -282,6 +282,8 @@ async def test_a_pushed_reminder_appears_on_its_members_page_and_is_answered_the
             await page.wait_for_selector("#tab-today:has-text('今天')")
             await page.click("#lang")
             await page.wait_for_selector("#tab-today:has-text('Today')")
+            await other.click("#lang")  # Bob reads Chinese
+            await other.wait_for_selector("#tab-today:has-text('今天')")
 
             # One open stream per page (a left one ends at the server's next keepalive).
             for _ in range(300):
@@ -297,7 +299,11 @@ async def test_a_pushed_reminder_appears_on_its_members_page_and_is_answered_the
             await pills.wait_for()
             assert "Reminder: alice's pills (due 08:01)" in await pills.locator(".text").text_content()
             assert "late" not in (await pills.get_attribute("class") or "")
-            await other.locator(".msg.pushed", has_text="bob's dentist call").wait_for()
+            dentist = other.locator(".msg.pushed", has_text="bob's dentist call")
+            await dentist.wait_for()
+            assert await dentist.locator(".kind").text_content() == "提醒"
+            assert await dentist.locator("button.acknowledge").text_content() == "知道了"
+            assert await dentist.locator("button.snooze").text_content() == "稍后提醒"
 
             # Late: due at 08:03, checked ten minutes after (past schedule.late_after).
             await act("create_task", member="alice", content="alice's yoga", due="2026-03-02 08:03")
@@ -309,7 +315,9 @@ async def test_a_pushed_reminder_appears_on_its_members_page_and_is_answered_the
             assert "late" in (await yoga.locator(".kind").text_content()).lower()
             # The household's reminder reaches both pages; bob's shows nothing of alice's.
             await page.locator(".msg.pushed", has_text="family dinner booking").wait_for()
-            await other.locator(".msg.pushed", has_text="family dinner booking").wait_for()
+            dinner = other.locator(".msg.pushed.late", has_text="family dinner booking")
+            await dinner.wait_for()
+            assert await dinner.locator(".kind").text_content() == "提醒 · 迟到"
             assert "alice" not in await other.locator("#messages").text_content()
             assert await page.locator(".msg.pushed", has_text="bob's dentist").count() == 0
             assert await page.locator(".msg.pushed", has_text="alice's pills").count() == 1  # not twice
