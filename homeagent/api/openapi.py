@@ -339,7 +339,8 @@ PATHS["/api/events"] = {"get": {
     "description": (
         "With `Accept: text/event-stream` (EventSource) the stream stays open: missed events after "
         "Last-Event-ID or `after`, then new ones as they come, `: keepalive` comments in between; "
-        "without a cursor it starts with the next new event. Any other Accept: the stored events after "
+        "without a cursor it starts with the next new event; its opening frame is `id: <cursor>` (no data), "
+        "so a client reconnecting before any event came resumes from there. Any other Accept: the stored events after "
         "`after` (at most `limit`), then the response ends. A browser's EventSource, which cannot send "
         "headers, passes the token as `access_token`."
     ),

@@ -8,7 +8,9 @@ that does not accept event streams gets the stored events after `after` (from th
 when absent, at most `limit`) and the response ends: a poll.
 
 Each frame is `id: <event id>`, `event: <type>` ("reminder"), `data: <json>`; the id
-is what EventSource sends back as `Last-Event-ID` when it reconnects. A subscription sees
+is what EventSource sends back as `Last-Event-ID` when it reconnects. A followed stream
+opens with `id: <cursor>` and `retry: 3000` (no data), so even a client that saw no event
+yet resumes from where it started. A subscription sees
 its member's events and the household's (the member comes from the token; an
 EventSource passes it as `?access_token=`, as it cannot set headers).
 """
@@ -58,7 +60,9 @@ async def events(request: web.Request) -> web.StreamResponse:
     if after is None:
         after = await push.latest_id()
     await response.prepare(request)
-    await response.write(b"retry: 3000\n\n")
+    # The opening frame carries the cursor (an id-only frame): a client that reconnects before
+    # any event came resumes from here, not from whatever is newest by then.
+    await response.write(f"id: {after}\nretry: 3000\n\n".encode())
     # aclosing: a client that leaves ends its subscription at once, not when collected.
     async with contextlib.aclosing(push.follow(member, after, keepalive=request.app[KEEPALIVE])) as stream:
         async for pushed in stream:

@@ -46,8 +46,9 @@ export const get = (path, opts) => request("GET", path, undefined, opts);
 export const post = (path, body, opts) => request("POST", path, body ?? {}, opts);
 export const del = (path, opts) => request("DELETE", path, undefined, opts);
 
-// Read an SSE response: calls onEvent(type, data, id) for every frame.
-export async function readSSE(resp, onEvent) {
+// Read an SSE response: calls onEvent(type, data, id) for every frame with data, and
+// onId(id) for one that only moves the cursor (a stream's opening `id:` frame).
+export async function readSSE(resp, onEvent, onId) {
   const reader = resp.body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
@@ -69,6 +70,8 @@ export async function readSSE(resp, onEvent) {
         let parsed;
         try { parsed = JSON.parse(data); } catch { parsed = data; }
         onEvent(type, parsed, id);
+      } else if (id !== null && onId) {
+        onId(id);
       }
     }
   }
@@ -87,5 +90,5 @@ export async function stream(method, path, body, onEvent, opts = {}) {
     try { data = await resp.json(); } catch { /* not JSON */ }
     throw new ApiError(resp.status, data);
   }
-  await readSSE(resp, onEvent);
+  await readSSE(resp, onEvent, opts.onId);
 }

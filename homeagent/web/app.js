@@ -13,7 +13,14 @@ import { clear, h } from "./ui.js";
 const root = document.getElementById("app");
 let me = null;
 let chat = null;
-let stopped = false;
+// One signed-in page at a time: signing out, a new sign-in or a language switch aborts the
+// previous page's open streams and polls, so nothing runs (or is shown) twice.
+let session = new AbortController();
+const endSession = () => session.abort();
+const pause = (ms, signal) => new Promise((resolve) => {
+  const timer = setTimeout(resolve, ms);
+  signal.addEventListener("abort", () => { clearTimeout(timer); resolve(); }, { once: true });
+});
 const pendingCards = new Map();
 
 function loginForm(message) {
@@ -28,10 +35,10 @@ function loginForm(message) {
   input.focus();
 }
 
-async function pollPermissions(banner) {
-  while (!stopped) {
+async function pollPermissions(banner, signal) {
+  while (!signal.aborted) {
     try {
-      const data = await get("/api/permissions");
+      const data = await get("/api/permissions", { signal });
       const live = new Set(data.requests.map((r) => r.request_id));
       for (const [id, card] of pendingCards) {
         if (!live.has(id)) { card.remove(); pendingCards.delete(id); }
@@ -46,25 +53,25 @@ async function pollPermissions(banner) {
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) return;
     }
-    await new Promise((r) => setTimeout(r, 2000));
+    await pause(2000, signal);
   }
 }
 
-// Pushed messages (reminders) through GET /api/events, when the daemon has that route.
-async function subscribePush() {
+// Pushed messages (reminders) through GET /api/events, streamed (Accept: text/event-stream)
+// while the page is open; after a drop it resumes from the last event id it saw (the
+// stream's opening frame gives one before any event comes).
+async function subscribePush(signal) {
   let lastId = null;
-  while (!stopped) {
+  while (!signal.aborted) {
     try {
       await stream("GET", "/api/events", undefined, (type, data, id) => {
         if (id) lastId = id;
-        if (type === "ping" || type === "heartbeat") return;
-        const text = typeof data === "string" ? data : (data.text ?? data.message ?? JSON.stringify(data));
-        chat?.pushed(data.kind || type, text);
-      }, { lastEventId: lastId });
+        if (data && typeof data === "object") chat?.pushed(type, data);
+      }, { lastEventId: lastId, signal, onId: (id) => { lastId = id; } });
     } catch (err) {
       if (err instanceof ApiError && [401, 403, 404, 405].includes(err.status)) return;  // no push route here
     }
-    await new Promise((r) => setTimeout(r, 5000));
+    await pause(3000, signal);
   }
 }
 
@@ -74,8 +81,8 @@ function shell() {
   const main = h("main", { id: "view" });
   const banner = h("div.pending", { id: "pending", hidden: true });
   const nav = h("nav", Object.keys(views).map((key) => h("button.tab", { id: `tab-${key}`, onclick: () => show(key) }, t(key))));
-  const lang = h("button.link", { id: "lang", onclick: () => { setLang(currentLang() === "zh" ? "en" : "zh"); stopped = true; start(); } }, t("language"));
-  const out = h("button.link", { id: "sign-out", onclick: () => { token.clear(); stopped = true; loginForm(); } }, t("signOut"));
+  const lang = h("button.link", { id: "lang", onclick: () => { setLang(currentLang() === "zh" ? "en" : "zh"); start(); } }, t("language"));
+  const out = h("button.link", { id: "sign-out", onclick: () => { token.clear(); endSession(); loginForm(); } }, t("signOut"));
   const header = h("header", h("span.brand", t("title")), h("span.who", { id: "who" }, me.member || "household"), nav, lang, out);
   chat = chatView();
   const cache = { chat };
@@ -88,14 +95,15 @@ function shell() {
   chat.view.addEventListener("turn-done", () => { delete cache.today; });
   clear(root, header, banner, main);
   show((location.hash.slice(1) in views) ? location.hash.slice(1) : "chat");
-  pollPermissions(banner);
-  subscribePush();
+  pollPermissions(banner, session.signal);
+  subscribePush(session.signal);
   document.body.dataset.readyMs = String(Math.round(performance.now()));  // for bench/web_load.py
   document.body.dataset.ready = "1";
 }
 
 async function start() {
-  stopped = false;
+  endSession();
+  session = new AbortController();
   setLang(currentLang());
   document.title = t("title");
   try {
@@ -112,5 +120,5 @@ async function start() {
   shell();
 }
 
-whenUnauthorized(() => { stopped = true; token.clear(); loginForm(t("badToken")); });
+whenUnauthorized(() => { endSession(); token.clear(); loginForm(t("badToken")); });
 start();

@@ -3,7 +3,7 @@
 // answer; a permission request becomes confirm / deny buttons; any message can be
 // forgotten.
 
-import { del, get, post, stream } from "./api.js";
+import { ApiError, del, get, post, stream } from "./api.js";
 import { renderHint } from "./display.js";
 import { t } from "./i18n.js";
 import { h } from "./ui.js";
@@ -60,6 +60,29 @@ export function permissionCard(req, answerUrl) {
   return card;
 }
 
+// Snooze / acknowledge a delivered reminder (POST /api/reminders/{id}/snooze|acknowledge).
+function reminderActions(id) {
+  const status = h("span.status");
+  const act = (what) => async () => {
+    for (const b of box.querySelectorAll("button")) b.disabled = true;
+    try {
+      const done = await post(`/api/reminders/${id}/${what}`);
+      status.textContent = what === "snooze" ? `${t("snoozedUntil")} ${String(done.until).slice(11, 16)}` : t("acknowledged");
+    } catch (err) {
+      status.textContent = err.message;
+      // Already answered (409) or not this member's (404): nothing more to do here.
+      if (!(err instanceof ApiError && [404, 409].includes(err.status))) {
+        for (const b of box.querySelectorAll("button")) b.disabled = false;
+      }
+    }
+  };
+  const box = h("div.buttons.reminder-actions",
+    h("button.snooze", { type: "button", onclick: act("snooze") }, t("snooze")),
+    h("button.primary.acknowledge", { type: "button", onclick: act("acknowledge") }, t("acknowledge")),
+    status);
+  return box;
+}
+
 export function chatView() {
   const list = h("div.messages", { id: "messages" });
   const input = h("textarea", { id: "chat-input", rows: 1, placeholder: t("placeholder") });
@@ -76,7 +99,9 @@ export function chatView() {
   async function loadHistory() {
     try {
       const page = await get("/api/messages?limit=30");
-      list.replaceChildren(...page.messages.reverse().map((m) => bubble(m.role, m.content, m.id)));
+      // Pushed messages are not in the history: they stay, after it.
+      list.replaceChildren(...page.messages.reverse().map((m) => bubble(m.role, m.content, m.id)),
+        ...list.querySelectorAll(".msg.pushed"));
       scroll();
     } catch { /* an empty history is fine */ }
   }
@@ -151,9 +176,15 @@ export function chatView() {
     }
   }
 
-  function pushed(kind, text) {
-    const el = bubble("pushed", text);
-    el.querySelector(".meta").prepend(h("span.kind", kind === "reminder" ? t("reminder") : t("pushed")));
+  // A pushed frame's data: {id, type, text, member, ref, due, late, created_at}.
+  function pushed(kind, data) {
+    const el = bubble("pushed", data.text ?? data.message ?? JSON.stringify(data));
+    const label = kind === "reminder" ? t("reminder") : t("pushed");
+    if (data.late === true) el.classList.add("late");
+    el.querySelector(".meta").replaceChildren(h("span.kind", data.late === true ? `${label} · ${t("late")}` : label));
+    if (data.id) el.dataset.event = String(data.id);
+    const reminderId = /^reminder:(\d+)$/.exec(data.ref || "")?.[1];
+    if (reminderId) el.append(reminderActions(reminderId));
     list.append(el);
     scroll();
   }

@@ -22,6 +22,7 @@ const STRINGS = {
     requests: "requests", run: "Run", trace: "Trace", duration: "duration", noRuns: "No runs yet.",
     members: "Members", config: "Configuration", pushed: "Message", reminder: "Reminder", language: "中文",
     failed: "Failed", tool: "Tool", toolCalls: "tool calls", args: "Arguments", result: "Result",
+    late: "late", snooze: "Later", acknowledge: "Got it", snoozedUntil: "Snoozed until", acknowledged: "Acknowledged",
   },
   zh: {
     title: "HomeAgent", login: "登录", token: "令牌", tokenHint: "成员令牌或家庭令牌",
@@ -43,6 +44,7 @@ const STRINGS = {
     requests: "请求", run: "运行", trace: "轨迹", duration: "耗时", noRuns: "还没有运行记录。",
     members: "成员", config: "配置", pushed: "消息", reminder: "提醒", language: "English",
     failed: "失败", tool: "工具", toolCalls: "次工具调用", args: "参数", result: "结果",
+    late: "迟到", snooze: "稍后提醒", acknowledge: "知道了", snoozedUntil: "已推迟到", acknowledged: "已确认",
   },
 };
 

@@ -7,17 +7,25 @@ build/test-artifacts/dashboard/. `make browser-deps` installs the browser and pl
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import shutil
+from datetime import datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
+import aiohttp
+import anyio
 import pytest
 from openai import AsyncOpenAI
 from playwright import async_api as playwright_api
 
+from homeagent.chat import ToolCall
+from homeagent.clock import FakeClock
 from homeagent.llm.testing import FunctionProvider, ScriptedReply
 from homeagent.memory.graph import FactInput
+from homeagent.tools.registry import ToolContext
 
 from .helpers import running_app
 
@@ -251,3 +259,124 @@ async def test_display_hints_render_and_a_refused_delete_is_confirmed_from_its_r
             await action.locator("button.primary").click()
             await action.locator(".status:has-text('Deleted task')").wait_for()
         assert await app.db.fetchall("SELECT id FROM tasks") == []
+
+
+async def test_a_pushed_reminder_appears_on_its_members_page_and_is_answered_there(make_config, tmp_path, request):
+    """The scheduler delivers through GET /api/events while two members' pages are open."""
+    clock = FakeClock(datetime(2026, 3, 2, 8, 0, tzinfo=ZoneInfo("Asia/Shanghai")))
+
+    async def act(name: str, member: str = "", **args) -> None:
+        ctx = ToolContext(turn_id="t", channel="test", member=member)
+        result = await app.tools.execute(ToolCall("c", name, json.dumps(args, ensure_ascii=False)), ctx)
+        assert result.ok, result.content
+
+    config = make_config(schedule={"check_interval": "1h", "keepalive": "200ms"})
+    async with running_app(config, provider=FunctionProvider(household_agent), clock=clock, http=True) as app:
+        alice, bob = await app.members.add("alice"), await app.members.add("bob")
+        url = f"http://127.0.0.1:{app.health.port}/"
+        async with browser(tmp_path, request) as (b, pages):
+            page = await open_page(b, pages, url, alice)
+            other = await open_page(b, pages, url, bob)
+            # Alice switches the page's language and back: still one subscription per page.
+            await page.click("#lang")
+            await page.wait_for_selector("#tab-today:has-text('今天')")
+            await page.click("#lang")
+            await page.wait_for_selector("#tab-today:has-text('Today')")
+            await other.click("#lang")  # Bob reads Chinese
+            await other.wait_for_selector("#tab-today:has-text('今天')")
+
+            # One open stream per page (a left one ends at the server's next keepalive).
+            for _ in range(300):
+                if sorted(app.push.subscribers) == ["alice", "bob"]:
+                    break
+                await anyio.sleep(0.05)
+            assert sorted(app.push.subscribers) == ["alice", "bob"]
+            await act("create_task", member="alice", content="alice's pills", due="2026-03-02 08:01")
+            await act("create_task", member="bob", content="bob's dentist call", due="2026-03-02 08:01")
+            clock.advance(seconds=70)  # 08:01:10: both are due, on time
+            assert len(await app.scheduler.check()) == 2
+            pills = page.locator(".msg.pushed", has_text="alice's pills")
+            await pills.wait_for()
+            assert "Reminder: alice's pills (due 08:01)" in await pills.locator(".text").text_content()
+            assert "late" not in (await pills.get_attribute("class") or "")
+            dentist = other.locator(".msg.pushed", has_text="bob's dentist call")
+            await dentist.wait_for()
+            assert await dentist.locator(".kind").text_content() == "提醒"
+            assert await dentist.locator("button.acknowledge").text_content() == "知道了"
+            assert await dentist.locator("button.snooze").text_content() == "稍后提醒"
+
+            # Late: due at 08:03, checked ten minutes after (past schedule.late_after).
+            await act("create_task", member="alice", content="alice's yoga", due="2026-03-02 08:03")
+            await act("create_task", content="family dinner booking", due="2026-03-02 08:03")
+            clock.advance(minutes=12)
+            assert len(await app.scheduler.check()) == 2
+            yoga = page.locator(".msg.pushed.late", has_text="alice's yoga")
+            await yoga.wait_for()
+            assert "late" in (await yoga.locator(".kind").text_content()).lower()
+            # The household's reminder reaches both pages; bob's shows nothing of alice's.
+            await page.locator(".msg.pushed", has_text="family dinner booking").wait_for()
+            dinner = other.locator(".msg.pushed.late", has_text="family dinner booking")
+            await dinner.wait_for()
+            assert await dinner.locator(".kind").text_content() == "提醒 · 迟到"
+            assert "alice" not in await other.locator("#messages").text_content()
+            assert await page.locator(".msg.pushed", has_text="bob's dentist").count() == 0
+            assert await page.locator(".msg.pushed", has_text="alice's pills").count() == 1  # not twice
+            assert await page.locator("#token").count() == 0  # no reload, no second sign-in
+
+            # Answered from the page: "Got it" acknowledges, "Later" snoozes.
+            await yoga.locator("button.acknowledge").click()
+            await yoga.locator(".status:has-text('Acknowledged')").wait_for()
+            await pills.locator("button.snooze").click()
+            await pills.locator(".status:has-text('Snoozed until')").wait_for()
+            async with aiohttp.ClientSession() as s, s.get(
+                    url + "api/reminders", headers={"Authorization": f"Bearer {alice}"}) as r:
+                listed = {(x["title"], x["status"]) for x in (await r.json())["reminders"]}
+            assert ("alice's yoga", "acknowledged") in listed and ("alice's pills", "snoozed") in listed
+            # The snoozed one comes back to the same page when its time comes.
+            clock.advance(minutes=30)
+            await app.scheduler.check()
+            await page.wait_for_function(
+                "() => [...document.querySelectorAll('.msg.pushed')]"
+                ".filter((m) => m.textContent.includes(\"alice's pills\")).length === 2")
+            assert page.errors == [] and other.errors == []  # type: ignore[attr-defined]
+
+
+async def test_a_page_open_across_restarts_resumes_its_reminders_from_the_last_event_id(
+        make_config, tmp_path, request):
+    """The daemon restarts twice under an open page: before any event reached it (it resumes
+    from the stream's opening id), and after one did (from that event's id)."""
+    clock = FakeClock(datetime(2026, 3, 2, 8, 0, tzinfo=ZoneInfo("Asia/Shanghai")))
+    config = make_config(schedule={"check_interval": "1h", "keepalive": "200ms"})
+
+    async def subscribed(app) -> None:
+        for _ in range(300):
+            if app.push.subscribers == ["alice"]:
+                return
+            await anyio.sleep(0.05)
+        raise AssertionError(f"subscriptions: {app.push.subscribers}")
+
+    page = None
+    async with browser(tmp_path, request) as (b, pages):
+        for due, content in [("", ""), ("2026-03-02 08:01", "stretch"), ("2026-03-02 08:03", "drink water")]:
+            async with running_app(config, provider=FunctionProvider(household_agent), clock=clock,
+                                   http=True) as app:
+                if page is None:
+                    alice = await app.members.add("alice")
+                    page = await open_page(b, pages, f"http://127.0.0.1:{app.health.port}/", alice)
+                    await subscribed(app)
+                else:
+                    # Due while no page is connected: the page's attempts to reconnect fail until
+                    # the scheduler has delivered it, then it reconnects by itself.
+                    ctx = ToolContext(turn_id="t", channel="test", member="alice")
+                    call = ToolCall("c", "create_task", json.dumps({"content": content, "due": due}))
+                    assert (await app.tools.execute(call, ctx)).ok
+                    clock.advance(minutes=2)
+                    assert len(await app.scheduler.check()) == 1
+                    assert app.push.subscribers == []
+                    await page.unroute("**/api/events")
+                    await page.locator(".msg.pushed", has_text=content).wait_for()
+                    await subscribed(app)
+                await page.route("**/api/events", lambda route: route.abort())
+        assert await page.locator(".msg.pushed", has_text="stretch").count() == 1  # nothing twice
+        assert await page.locator(".msg.pushed", has_text="drink water").count() == 1
+        assert await page.locator("#token").count() == 0  # no reload, no second sign-in

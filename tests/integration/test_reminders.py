@@ -365,6 +365,7 @@ async def test_an_idle_stream_keeps_alive_and_a_leaving_client_ends_its_subscrip
         async with aiohttp.ClientSession() as s:
             async with s.get(base(app) + "/api/events", headers=SSE) as r:
                 with anyio.fail_after(10):
+                    assert await r.content.readline() == b"id: 0\n"  # the cursor, to resume from
                     assert await r.content.readline() == b"retry: 3000\n"
                     assert await r.content.readline() == b"\n"
                     assert await r.content.readline() == b": keepalive\n"
