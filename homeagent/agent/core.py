@@ -80,6 +80,10 @@ ContextSource = Callable[[str, str], Awaitable[tuple[str, str] | None]]
 # The tools a turn may reach, from its text (a skill steering it), or None for all.
 ToolScope = Callable[[str], Awaitable[frozenset[str] | None]]
 
+# Prompt sections that are the household's own configuration, not tool output: an enabled
+# skill's instructions name the tools it may use (homeagent/ext/skills.py).
+TRUSTED_SECTIONS = frozenset({"Skill"})
+
 FINAL_ANSWER_NOTE = (
     "You have used every tool round this turn. Answer the user now in plain words, "
     "without calling any tool."
@@ -381,7 +385,7 @@ class Agent:
                 break
             # Tool output is data: a call it seems to have asked for needs the user's yes.
             # (the prompt's memory and knowledge sections are tool output too)
-            tainted = untrusted_calls(calls, [*untrusted_sections(sections), *ran], interrupt.text)
+            tainted = untrusted_calls(calls, [*untrusted_sections(sections, TRUSTED_SECTIONS), *ran], interrupt.text)
             results = await self._run_tools(calls, ctx, interrupt, tainted, allowed)
             for r in results:
                 if r.call_id in tainted and not r.ok:

@@ -41,10 +41,15 @@ def untrusted_calls(calls: Iterable[ToolCall], earlier: Sequence[ToolResult], us
     return found
 
 
-def untrusted_sections(sections: Iterable[tuple[str, str]]) -> list[ToolResult]:
+def untrusted_sections(
+    sections: Iterable[tuple[str, str]], trusted: frozenset[str] = frozenset()
+) -> list[ToolResult]:
     """The prompt's memory and knowledge sections (title, text), read as tool output: a
-    planted file reaches the prompt without any tool being called."""
-    return [ToolResult("", f"the {title.lower()} in my notes", True, text) for title, text in sections]
+    planted file reaches the prompt without any tool being called. Sections titled in
+    `trusted` are the household's own configuration (an enabled skill's instructions,
+    which name the tools it uses), not output."""
+    return [ToolResult("", f"the {title.lower()} in my notes", True, text)
+            for title, text in sections if title not in trusted]
 
 
 def refusal_note(tool: str, source: str, user_text: str) -> str:
