@@ -60,6 +60,7 @@ from homeagent.llm.base import (
     Usage,
 )
 from homeagent.log import get_logger
+from homeagent.memory.indexer import HEADER as GRAPH_HEADER
 from homeagent.tools.audit import AuditLog
 from homeagent.tools.permissions import (
     Answer,
@@ -83,6 +84,8 @@ ToolScope = Callable[[str], Awaitable[frozenset[str] | None]]
 # Prompt sections that are the household's own configuration, not tool output: an enabled
 # skill's instructions name the tools it may use (homeagent/ext/skills.py).
 TRUSTED_SECTIONS = frozenset({"Skill"})
+# HomeAgent's own headings inside a section, which may name a tool for the model to use.
+OWN_LINES = frozenset({GRAPH_HEADER})
 
 FINAL_ANSWER_NOTE = (
     "You have used every tool round this turn. Answer the user now in plain words, "
@@ -385,7 +388,7 @@ class Agent:
                 break
             # Tool output is data: a call it seems to have asked for needs the user's yes.
             # (the prompt's memory and knowledge sections are tool output too)
-            tainted = untrusted_calls(calls, [*untrusted_sections(sections, TRUSTED_SECTIONS), *ran], interrupt.text)
+            tainted = untrusted_calls(calls, [*untrusted_sections(sections, TRUSTED_SECTIONS, OWN_LINES), *ran], interrupt.text)
             results = await self._run_tools(calls, ctx, interrupt, tainted, allowed)
             for r in results:
                 if r.call_id in tainted and not r.ok:

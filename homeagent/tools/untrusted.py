@@ -42,14 +42,19 @@ def untrusted_calls(calls: Iterable[ToolCall], earlier: Sequence[ToolResult], us
 
 
 def untrusted_sections(
-    sections: Iterable[tuple[str, str]], trusted: frozenset[str] = frozenset()
+    sections: Iterable[tuple[str, str]], trusted: frozenset[str] = frozenset(),
+    own_lines: frozenset[str] = frozenset(),
 ) -> list[ToolResult]:
     """The prompt's memory and knowledge sections (title, text), read as tool output: a
     planted file reaches the prompt without any tool being called. Sections titled in
     `trusted` are the household's own configuration (an enabled skill's instructions,
-    which name the tools it uses), not output."""
-    return [ToolResult("", f"the {title.lower()} in my notes", True, text)
-            for title, text in sections if title not in trusted]
+    which name the tools it uses), not output; lines in `own_lines` are HomeAgent's own
+    headings of a section (the graph's names memory_recall), not its data."""
+    return [
+        ToolResult("", f"the {title.lower()} in my notes", True,
+                   "\n".join(line for line in text.split("\n") if line not in own_lines))
+        for title, text in sections if title not in trusted
+    ]
 
 
 def refusal_note(tool: str, source: str, user_text: str) -> str:

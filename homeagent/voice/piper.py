@@ -32,9 +32,12 @@ def resolve_voice(name: str) -> tuple[Path, Path]:
 
 
 class PiperTTS:
-    def __init__(self, voice: str, *, language: str) -> None:
+    def __init__(self, voice: str, *, language: str, varied: bool = True) -> None:
+        """`varied`: piper's sampling noise, which makes speech sound natural and every
+        rendering a little different; off, the same text always gives the same samples."""
         self._name = voice
         self._language = language
+        self._varied = varied
         self._voice: Any = None
         self._lock = threading.Lock()
 
@@ -63,7 +66,12 @@ class PiperTTS:
 
     def synthesize(self, text: str) -> Iterator[Audio]:
         self.load()
-        for chunk in self._voice.synthesize(text):
+        config = None
+        if not self._varied:
+            from piper import SynthesisConfig
+
+            config = SynthesisConfig(noise_scale=0.0, noise_w_scale=0.0)
+        for chunk in self._voice.synthesize(text, syn_config=config):
             yield Audio(
                 pcm=chunk.audio_int16_bytes, rate=chunk.sample_rate, width=chunk.sample_width,
                 channels=chunk.sample_channels,
