@@ -20,6 +20,12 @@ def piper_audio(text: str) -> Audio:
     return join(list(PiperTTS("en_US-joe-medium", language="en", varied=False).synthesize(text)))
 
 
+@functools.cache
+def daemon_audio(text: str) -> Audio:
+    """As the daemon speaks it (piper with its sampling noise, as shipped)."""
+    return join(list(PiperTTS("en_US-joe-medium", language="en").synthesize(text)))
+
+
 def piper_wav(text: str = COMMAND) -> bytes:
     return wav_bytes(piper_audio(text))
 

@@ -20,7 +20,7 @@ from homeagent.io.channel import OutboundMessage
 from homeagent.llm.testing import ScriptedProvider, ScriptedReply
 from homeagent.voice.base import Audio
 from tests.conftest import free_port
-from tests.voice_audio import COMMAND, piper_audio, word_error_rate
+from tests.voice_audio import COMMAND, daemon_audio, word_error_rate
 
 from .helpers import running_app, text_of
 
@@ -173,7 +173,7 @@ async def test_deliver_announces_on_a_satellite(make_config):
     assert types[0] == "audio-start" and types[-1] == "audio-stop" and types.count("audio-chunk") > 5
     pcm = b"".join(e.payload or b"" for e in _Satellite.received if e.type == "audio-chunk")
     # What the satellite plays is the message, spoken by the configured voice.
-    assert piper_audio("Time for your medicine.").pcm == pcm
+    assert daemon_audio("Time for your medicine.").pcm == pcm
 
 
 async def test_a_satellite_waits_its_turn_behind_other_channels(make_config):
