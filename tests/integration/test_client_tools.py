@@ -55,12 +55,12 @@ def clock_tool(calls: list[str]) -> ToolSpec:
 
 
 async def _runs(app, *, settled: bool = True) -> list:
-    """The stored runs; with `settled`, once none is still shown running (the run writer
-    commits in the background)."""
-    for _ in range(100):
+    """The stored runs; with `settled`, once there is one and none is still shown running
+    (the run writer commits in the background, slowly on a loaded machine)."""
+    for _ in range(600):
         await app.runs.flush()
         runs = await app.runs.list()
-        if not settled or all(r.status != "running" for r in runs):
+        if not settled or (runs and all(r.status != "running" for r in runs)):
             break
         await anyio.sleep(0.05)
     return runs
