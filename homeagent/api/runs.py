@@ -37,7 +37,7 @@ def int_param(request: web.Request, name: str, default: int, lo: int, hi: int) -
     try:
         value = int(raw)
     except ValueError as err:
-        raise RequestError(f"{name}: expected an integer, got {raw!r}", param=name) from err
+        raise RequestError(f"{name}: expected an integer from {lo} to {hi}, got {raw!r}", param=name) from err
     if not lo <= value <= hi:
         raise RequestError(f"{name}: expected an integer from {lo} to {hi}, got {value}", param=name)
     return value
