@@ -426,6 +426,14 @@ def start_daemon(config: Path, data_dir: Path, log_path: Path) -> tuple[subproce
         stop_process(proc)
         tail = log_path.read_text(encoding="utf-8", errors="replace")[-1500:]
         raise RuntimeError(f"homeagent serve did not become healthy:\n{tail}")
+    # HTTP answers while the turn path warms (engine prime, intent layer); a turn sent then
+    # would wait for it and its TTFT would measure the prime. Wait for `engine: ready`.
+    deadline = time.perf_counter() + 600
+    while healthz(base).get("engine", "ready") != "ready":
+        if time.perf_counter() > deadline or proc.poll() is not None:
+            stop_process(proc)
+            raise RuntimeError("homeagent serve never reported engine: ready")
+        time.sleep(0.05)
     return proc, base
 
 

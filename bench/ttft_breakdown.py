@@ -28,7 +28,11 @@ import tempfile
 import time
 from pathlib import Path
 
-MESSAGES = {"small talk": "Tell me a short story about a cat.", "action": "Remind me to buy milk tomorrow at 9."}
+MESSAGES = {
+    "small talk": "Tell me a short story about a cat.",
+    "action": "Remind me to buy milk tomorrow at 9.",  # the intent layer answers it: no engine call
+    "action to the model": "Could you sort out something about the milk for me?",  # the layer abstains
+}
 
 
 def _find_selector(provider):
@@ -88,10 +92,20 @@ def breakdown(config_file: Path, model_path: Path, n_ctx: int, runs: int = 5) ->
                             t0 = time.perf_counter()
                             await anyio.to_thread.run_sync(selector.rank, text, tools)
                             parts.setdefault("action ranking", []).append((time.perf_counter() - t0) * 1000)
+                        before = len(called)
                         t0 = time.perf_counter()
                         interrupt = await ask(app.inbox, text, channel="bench")
                         async for _ in interrupt.reply.events:
                             pass
+                        done = time.perf_counter()
+                        if app.intent is not None and app.intent.last_route is not None:
+                            parts.setdefault("intent layer (classify + fill)", []).append(
+                                app.intent.last_route.duration_ms)
+                        if len(called) == before:  # the intent layer answered: no engine call
+                            parts.setdefault("answered without the engine (request -> done)", []).append(
+                                (done - t0) * 1000)
+                            await anyio.sleep(0.2)
+                            continue
                         parts.setdefault("whole path", []).append((called[-1] - t0) * 1000)
                         prompt, _ = engine.render(capture.requests[-1].messages)
                         t0 = time.perf_counter()
@@ -111,7 +125,9 @@ def breakdown(config_file: Path, model_path: Path, n_ctx: int, runs: int = 5) ->
         for label, parts in out.items():
             med = {k: statistics.median(v) for k, v in parts.items()}
             context = max((v for k, v in med.items() if k.startswith("context: ")), default=0.0)
-            med["rest"] = med["whole path"] - context - med.get("action ranking", 0.0)
+            if "whole path" in med:
+                med["rest"] = (med["whole path"] - context - med.get("action ranking", 0.0)
+                               - med.get("intent layer (classify + fill)", 0.0))
             result[label] = med
         return result
 
@@ -123,10 +139,12 @@ def breakdown(config_file: Path, model_path: Path, n_ctx: int, runs: int = 5) ->
 
 def print_breakdown(result: dict[str, dict[str, float]], runs: int) -> None:
     labels = list(result)
-    keys = [k for k in next(iter(result.values())) if k not in ("whole path", "rest", "prompt tokens")]
+    keys = list(dict.fromkeys(k for parts in result.values() for k in parts
+                              if k not in ("whole path", "rest", "prompt tokens")))
     print(f"\nrequest -> engine, HomeAgent's own work (ms, median of {runs} turns; capturing provider)")
-    print(f"{'part':<28}" + "".join(f"{label:>14}" for label in labels))
+    print(f"{'part':<46}" + "".join(f"{label:>18}" for label in labels))
     for key in ["whole path", *keys, "rest"]:
-        print(f"{key:<28}" + "".join(f"{result[label].get(key, float('nan')):>14.2f}" for label in labels))
-    print(f"{'prompt tokens':<28}" + "".join(f"{result[label]['prompt tokens']:>14.0f}" for label in labels))
+        print(f"{key:<46}" + "".join(f"{result[label].get(key, float('nan')):>18.2f}" for label in labels))
+    print(f"{'prompt tokens':<46}" + "".join(f"{result[label].get('prompt tokens', float('nan')):>18.0f}"
+                                             for label in labels))
     print("(context sources run concurrently in a turn; 'rest' subtracts the slowest one)")

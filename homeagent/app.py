@@ -76,6 +76,7 @@ from homeagent.tools.permissions import (
 from homeagent.tools.registry import ToolRegistry, ToolSpec
 from homeagent.voice import VoiceService, VoiceSettings
 
+INTENT_MODEL_FILE = "intent-model.npz"  # the intent layer's trained model, in the data dir
 log = get_logger("homeagent.app")
 
 
@@ -104,7 +105,7 @@ class App:
         self.config = config
         # False: `run()` opens HTTP first and primes the engine behind it (`homeagent serve`).
         self._prime_on_open = prime_on_open
-        self.engine_ready = anyio.Event()  # set once the engine's stable prefix is primed
+        self.engine_ready = anyio.Event()  # set once the turn path is warm (`warm()`)
         self._provider_override = provider
         self.clock = clock or _clock_for(config)
         self._extra_tools = extra_tools
@@ -145,7 +146,9 @@ class App:
         self.conversation = Conversation(self.db)
         self.devices = DeviceRegistry(self.db)
         self.tools = ToolRegistry(default_timeout=cfg.agent.tool_timeout)
-        for spec in (*builtin_tools(), *self._extra_tools):
+        for spec in builtin_tools():
+            self.tools.register(spec, shipped=True)
+        for spec in self._extra_tools:
             self.tools.register(spec)
 
         self.memory = MemoryService(self.db, data_dir, self.clock, memory_settings(cfg))
@@ -154,7 +157,7 @@ class App:
             await rebuild_from_textlog(self.db, self.memory.textlog, self.memory.context)
         self.profiles = ProfileStore(self.db, self.memory.graph)
         for spec in self.memory.tools():
-            self.tools.register(spec)
+            self.tools.register(spec, shipped=True)
 
         acfg = cfg.actions
         self.modes = HouseholdMode(self.db, self.clock, acfg.modes)
@@ -169,7 +172,7 @@ class App:
         self.home: HomeLink | None = link_from_config(cfg.home_assistant, credential_store(cfg))
         if self.home is not None:
             for spec in device_tools(self.home, cfg.home_assistant.confirm_domains):
-                self.tools.register(spec)
+                self.tools.register(spec, shipped=True)
             self.health.sections["home_assistant"] = self.home.status
             if cfg.home_assistant.notify:
                 # Reminders as Home Assistant notifications, each member's to their own service.
@@ -209,7 +212,7 @@ class App:
         )
         await self.knowledge.open()
         for spec in knowledge_tools(self.knowledge):
-            self.tools.register(spec)
+            self.tools.register(spec, shipped=True)
 
         scfg = cfg.skills
         self.skills: SkillSet = await anyio.to_thread.run_sync(lambda: load_skillset(
@@ -224,11 +227,9 @@ class App:
         self._stack.callback(self.devices.register_channel(self.push))
         self.scheduler = Scheduler(self.db, self.clock, self.devices, self.modes, cfg.schedule)
         for spec in reminder_tools(self.scheduler):
-            self.tools.register(spec)
+            self.tools.register(spec, shipped=True)
 
         self.prompt = PromptBuilder(self.personality)
-        if self._prime_on_open:
-            await self.prime()
 
         self.members = MemberStore(self.db)
         await self.members.load()
@@ -237,10 +238,11 @@ class App:
         # Called when a user asks to forget a message; memory tiers add theirs.
         self.forgetters: list[Callable[[StoredMessage], Awaitable[dict[str, int]]]] = []
         self.intent: IntentLayer | None = None
-        if acfg.intent:  # the intent layer, trained from the registry (a worker thread, ~2-4 s)
+        if acfg.intent:
+            # The intent layer, trained from the registry (a worker thread, 2-5 s) or loaded
+            # from the model saved by the last start; `homeagent serve` does it behind HTTP.
             self.intent = IntentLayer(self.tools, clock=self.clock, personality=self.personality.text, db=self.db,
-                                      settings=IntentSettings(top_k=acfg.top_k))
-            await self.intent.train()
+                                      settings=IntentSettings(top_k=acfg.top_k), cache=data_dir / INTENT_MODEL_FILE)
         self.agent = Agent(
             provider=self.provider,
             registry=self.tools,
@@ -266,6 +268,8 @@ class App:
         )
         self.forgetters.append(self.memory.forget_message)
         self._open_voice(data_dir)
+        if self._prime_on_open:  # else `run()` warms it behind HTTP (`homeagent serve`)
+            await self.warm()
         log.info(
             "app.opened",
             data_dir=str(data_dir),
@@ -446,15 +450,22 @@ class App:
             await self.provider.prime(self.prompt.stable_prefix(), self.tools.definitions())
         except Exception as err:  # noqa: BLE001 - turns then evaluate the whole prompt
             log.warning("engine.prime_failed", error=repr(err))
-        finally:
-            self.health.engine = "ready"
-            self.engine_ready.set()
         log.info("engine.ready", duration_ms=round((time.monotonic() - started) * 1000, 1))
 
-    async def _serve_turns(self) -> None:
-        """Turns that arrive while the engine warms wait in the inbox, then are served."""
+    async def warm(self) -> None:
+        """Make the turn path ready: the engine primed and the intent layer trained (or its
+        saved model loaded), side by side. Then `/healthz` says `engine: ready`."""
         if not self.engine_ready.is_set():
-            await self.prime()
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(self.prime)
+                if self.intent is not None and not self.intent.model.ready:
+                    tg.start_soon(self.intent.train)
+            self.health.engine = "ready"
+            self.engine_ready.set()
+
+    async def _serve_turns(self) -> None:
+        """Turns that arrive while the turn path warms wait in the inbox, then are served."""
+        await self.warm()
         await self.agent.run(self.inbox)
 
     def _snapshot(self) -> dict[str, Any]:

@@ -8,13 +8,22 @@ trained with a quarter of the templates held out: the temperature minimises the 
 log loss, and the abstain threshold is where answering stops paying on the held-out
 answers (a right one gains 1, a wrong one costs `cost`, 3 by default). Then the model is trained again on everything.
 
-Training takes about two seconds for ~80 classes; callers run it in a worker thread.
+Training takes about two seconds for ~80 classes; callers run it in a worker thread. A
+trained model is saved as plain arrays and JSON (`save`/`load`, no pickle), so a restart
+with the same registry loads it in milliseconds without importing scikit-learn.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+import math
+import os
+import re
+import zipfile
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from homeagent.intent.training import Example
@@ -23,8 +32,29 @@ from homeagent.text import normalize, tokenize
 DEFAULT_COST = 3.0
 
 
+FORMAT = 1  # of the saved model; a file of another format is trained again
+_SPACES = re.compile(r"\s\s+")
+
+
 def _words(text: str) -> list[str]:
     return tokenize(text)
+
+
+def char_ngrams(text: str) -> list[str]:
+    """Character 1-3-grams inside word boundaries, each word padded with one space: what
+    scikit-learn's `analyzer="char_wb"` makes of `normalize(text)`, here so a loaded
+    model needs no scikit-learn."""
+    grams: list[str] = []
+    for word in _SPACES.sub(" ", normalize(text)).split():
+        padded = f" {word} "
+        for n in range(1, 4):
+            grams.extend(padded[i : i + n] for i in range(max(len(padded) - n + 1, 1)))
+            if len(padded) <= n:  # a word shorter than n counts once
+                break
+    return grams
+
+
+_ANALYZERS: tuple[Callable[[str], list[str]], ...] = (char_ngrams, _words)
 
 
 class _Features:
@@ -34,10 +64,8 @@ class _Features:
     def __init__(self) -> None:
         from sklearn.feature_extraction.text import TfidfVectorizer
 
-        self.parts = [
-            TfidfVectorizer(analyzer="char_wb", ngram_range=(1, 3), sublinear_tf=True, preprocessor=normalize),
-            TfidfVectorizer(analyzer=_words, sublinear_tf=True),
-        ]
+        self.parts = [TfidfVectorizer(analyzer=analyze, sublinear_tf=True) for analyze in _ANALYZERS]
+        self._fast: list[tuple[Callable[[str], list[str]], dict[str, int], Any, int]] = []
 
     def fit_transform(self, texts: Sequence[str]) -> Any:
         from scipy.sparse import hstack
@@ -54,15 +82,27 @@ class _Features:
         idf, with its column offset (sklearn's per-call checks cost ~10 ms on a busy box)."""
         offset = 0
         self._fast = []
-        for part in self.parts:
-            self._fast.append((part.build_analyzer(), part.vocabulary_, part.idf_, offset))
-            offset += len(part.vocabulary_)
+        for analyze, part in zip(_ANALYZERS, self.parts, strict=True):
+            vocabulary = {str(t): int(c) for t, c in part.vocabulary_.items()}
+            self._fast.append((analyze, vocabulary, part.idf_, offset))
+            offset += len(vocabulary)
+
+    def state(self) -> tuple[list[dict[str, int]], list[Any]]:
+        return [v for _, v, _, _ in self._fast], [idf for _, _, idf, _ in self._fast]
+
+    @classmethod
+    def from_state(cls, vocabularies: list[dict[str, int]], idfs: list[Any]) -> _Features:
+        features = cls.__new__(cls)
+        features.parts = []
+        features._fast = []
+        offset = 0
+        for analyze, vocabulary, idf in zip(_ANALYZERS, vocabularies, idfs, strict=True):
+            features._fast.append((analyze, vocabulary, idf, offset))
+            offset += len(vocabulary)
+        return features
 
     def one(self, text: str) -> tuple[list[int], list[float]]:
         """The sparse feature vector of one text: sublinear tf × idf, L2-normalised per part."""
-        import math
-        from collections import Counter
-
         columns: list[int] = []
         values: list[float] = []
         for analyze, vocabulary, idf, offset in self._fast:
@@ -134,6 +174,46 @@ class IntentModel:
     @property
     def ready(self) -> bool:
         return self._model is not None
+
+    def save(self, path: Path, key: str) -> None:
+        """Write the trained model (arrays in an .npz, the rest JSON inside it) atomically;
+        `key` names what it was trained from, and `load` accepts only the same key."""
+        import numpy as np
+
+        vocabularies, idfs = self._vectorizer.state()
+        meta = {"format": FORMAT, "key": key, "labels": self.labels, "threshold": self.threshold,
+                "temperature": self.temperature, "heldout_accuracy": self.heldout_accuracy, "size": self.size,
+                "vocabularies": vocabularies}
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.tmp")
+        with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as fh:
+            np.savez(fh, meta=np.frombuffer(json.dumps(meta, ensure_ascii=False).encode(), dtype=np.uint8),
+                     coef=self._coef, intercept=self._intercept, idf0=idfs[0], idf1=idfs[1])
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+
+    @classmethod
+    def load(cls, path: Path, key: str) -> IntentModel | None:
+        """The model saved at `path` for `key`, or None (missing, another key or format,
+        unreadable: the caller trains again)."""
+        import numpy as np
+
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                meta = json.loads(bytes(data["meta"]).decode())
+                if meta.get("format") != FORMAT or meta.get("key") != key:
+                    return None
+                model = cls()
+                model._vectorizer = _Features.from_state(meta["vocabularies"], [data["idf0"], data["idf1"]])
+                model._coef, model._intercept = data["coef"], data["intercept"]
+        except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile):
+            return None
+        model._model = "loaded"  # ready: predict reads only the arrays above
+        model.labels = [str(label) for label in meta["labels"]]
+        model.threshold, model.temperature = float(meta["threshold"]), float(meta["temperature"])
+        model.heldout_accuracy, model.size = float(meta["heldout_accuracy"]), int(meta["size"])
+        return model
 
     def predict(self, text: str) -> Prediction:
         import numpy as np

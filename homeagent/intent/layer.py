@@ -19,12 +19,15 @@ heartbeat, in a worker thread.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import time
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from importlib import metadata
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -134,8 +137,10 @@ class IntentLayer:
         personality: str = "",
         db: Database | None = None,
         settings: IntentSettings | None = None,
+        cache: Path | None = None,
     ) -> None:
         self.registry = registry
+        self.cache = cache  # where the trained model is saved, so a restart loads it
         self.clock = clock
         self.personality = personality
         self.db = db
@@ -146,6 +151,7 @@ class IntentLayer:
         self._contexts: dict[tuple[str, str], _Context] = {}
         self._learned = 0
         self.trained_at = 0.0
+        self.model_source = ""  # "trained", "file" (saved by an earlier start) or "memory"
         self.last_route: Route | None = None
 
     # -- training -------------------------------------------------------------------------
@@ -170,15 +176,24 @@ class IntentLayer:
         # shared (several Apps in one process, the CLI, tests) instead of trained again.
         key = json.dumps([[d.name, list(d.examples)] for d in defs] + [[e.text, e.action] for e in extra]
                          + [limit_per_action, self.settings.cost], ensure_ascii=False)
+        key = _fingerprint(key)
         cached = None if fresh else _MODELS.get(key)
+        source = "memory"
+        if cached is None and not fresh and self.cache is not None:
+            cached, source = IntentModel.load(self.cache, key), "file"
         if cached is None:
             examples = generate(self.templates, extra=extra, limit_per_action=limit_per_action)
-            cached = IntentModel()
+            cached, source = IntentModel(), "trained"
             cached.train(examples, cost=self.settings.cost)
-            if len(_MODELS) >= 4:
-                _MODELS.pop(next(iter(_MODELS)))
-            _MODELS[key] = cached
-        self.model = cached
+            if self.cache is not None:
+                try:
+                    cached.save(self.cache, key)
+                except OSError as err:  # the next start trains again; nothing else is lost
+                    log.warning("intent.save_failed", path=str(self.cache), error=str(err))
+        if len(_MODELS) >= 4 and key not in _MODELS:
+            _MODELS.pop(next(iter(_MODELS)))
+        _MODELS[key] = cached
+        self.model, self.model_source = cached, source
         # Warm what a first utterance would pay for: the templates' patterns, the date
         # library's language data, the feature path.
         for temps in self.templates.values():
@@ -192,7 +207,8 @@ class IntentLayer:
         self.model.predict("warm up")
         self._learned = len(extra)
         self.trained_at = time.time()
-        log.info("intent.trained", examples=self.model.size, actions=len(defs), threshold=round(self.model.threshold, 3),
+        log.info("intent.trained", source=source, examples=self.model.size, actions=len(defs),
+                 threshold=round(self.model.threshold, 3),
                  heldout_accuracy=round(self.model.heldout_accuracy, 3), learned=len(extra))
 
     async def train(self) -> None:
@@ -474,6 +490,20 @@ class IntentLayer:
                 quoted = "、".join(f"“{s}”" for s in said) if lang == "zh" else ", ".join(f'"{s}"' for s in said)
                 lines.append(f"- {zh}：{quoted}" if lang == "zh" else f"- {en}: {quoted}")
         return "\n".join(lines)
+
+
+def _fingerprint(key: str) -> str:
+    """What a trained model depends on: the registry's examples and the settings (`key`),
+    the code that turns them into training text and features, and scikit-learn's version."""
+    digest = hashlib.sha256(key.encode())
+    here = Path(__file__).parent
+    for name in ("training.py", "phrases.py", "classifier.py"):
+        digest.update((here / name).read_bytes())
+    try:
+        digest.update(metadata.version("scikit-learn").encode())
+    except metadata.PackageNotFoundError:
+        pass
+    return digest.hexdigest()
 
 
 def _entity(name: str) -> str:

@@ -14,7 +14,7 @@ import pytest
 from homeagent.llm.base import ToolDef
 from homeagent.llm.testing import ScriptedProvider
 
-from .helpers import running_app
+from .helpers import running_app, text_of, turn
 
 pytestmark = pytest.mark.anyio
 
@@ -36,6 +36,14 @@ async def _health(base: str) -> dict:
     async with aiohttp.ClientSession() as s, s.get(base + "/healthz") as r:
         assert r.status == 200
         return await r.json()
+
+
+async def _trained(app) -> None:
+    for _ in range(1200):  # trained in a worker thread behind HTTP, seconds on a busy box
+        if app.intent is not None and app.intent.model.ready:
+            return
+        await anyio.sleep(0.05)
+    raise AssertionError("the intent layer never trained")
 
 
 async def test_healthz_says_warming_and_a_turn_waits_for_the_prime(make_config):
@@ -85,3 +93,34 @@ async def test_a_failed_prime_leaves_a_daemon_that_answers(make_config):
         async with openai.AsyncOpenAI(base_url=base + "/v1", api_key="unused", max_retries=0) as oa:
             reply = await oa.chat.completions.create(model="homeagent", messages=[{"role": "user", "content": "hi"}])
         assert reply.choices[0].message.content == "still here"
+
+
+async def test_the_intent_layer_trains_behind_http_and_a_restart_loads_its_saved_model(make_config):
+    from homeagent.intent import layer as intent_layer
+
+    config = make_config(actions={"intent": True})
+    intent_layer._MODELS.clear()  # this process's copies: the test is about the file
+    provider = SlowPrime(replies=[], release=anyio.Event())
+    async with running_app(config, provider=provider, http=True, prime_on_open=False) as app:
+        assert app.intent is not None
+        # Opened and serving HTTP without the layer trained: it trains behind HTTP.
+        base = f"http://127.0.0.1:{app.health.port}"
+        assert (await _health(base))["status"] == "ok"
+        provider.release.set()
+        await _trained(app)
+        assert app.intent.model_source == "trained"
+        # A command that waited for the layer is answered by it, not by the model.
+        events = await turn(app, "提醒我明天下午3点交电费")
+        assert provider.requests == [] and "交电费" in text_of(events)
+    assert (config.data_dir / "intent-model.npz").is_file()
+
+    intent_layer._MODELS.clear()
+    provider = SlowPrime(replies=[], release=anyio.Event())
+    provider.release.set()
+    async with running_app(config, provider=provider, http=True, prime_on_open=False) as app:
+        await _trained(app)
+        assert app.intent.model_source == "file"
+        events = await turn(app, "add milk and eggs to the shopping list")
+        assert provider.requests == []
+        items = [r["name"] for r in await app.db.fetchall("SELECT name FROM shopping_items ORDER BY id")]
+    assert sorted(items) == ["eggs", "milk"]  # one call each, run side by side
