@@ -103,7 +103,7 @@ def register_actions(
     if modes is None:
         modes = HouseholdMode(db, clock, settings.modes)
     removers = [
-        registry.register(spec)
+        registry.register(spec, shipped=True)
         for spec in action_specs(db=db, clock=clock, settings=settings, modes=modes,
                                  channels=channels, search=search)
     ]

@@ -26,14 +26,16 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import anyio
-import networkx as nx
 
 from homeagent.clock import Clock, SystemClock
 from homeagent.store.db import Database
 from homeagent.text import normalize
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 MAX_NAME_CHARS = 200
 MAX_RELATION_CHARS = 64
@@ -648,6 +650,8 @@ class GraphDB:
     ) -> nx.MultiDiGraph:
         """The k-hop neighbourhood of `names` as a MultiDiGraph: nodes are entity ids with
         name/type/mentions, edges carry relation, fact id, validity and confidence."""
+        import networkx as nx  # here: 0.2 s of import that a start does not need
+
         graph = nx.MultiDiGraph()
 
         def read(c: sqlite3.Connection) -> list[tuple[object, ...]]:
