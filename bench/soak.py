@@ -10,6 +10,11 @@ compares the first and last windows. Nothing is asserted.
     .venv/bin/python bench/soak.py                   # 10,000 turns, windows of 1,000
     .venv/bin/python bench/soak.py --turns 2000 --window 200 --json
     .venv/bin/python bench/soak.py --turns 2000 --profile   # where the last window spends time
+
+After the turns, a fresh process opens an App on the soaked data dir and another on an
+empty one and reports their RSS: what the soaked data holds in memory at any start (the
+documents' in-memory lexical index grows with the documents), so a growth of the soak's
+RSS beyond that difference would be a leak.
 """
 
 from __future__ import annotations
@@ -120,6 +125,10 @@ async def soak(turns: int, window: int, profile: bool) -> dict:
                 profiler.disable()
                 pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(30)
             tg.cancel_scope.cancel()
+        empty = tmp / "empty.yaml"
+        empty.write_text(config_path.read_text(encoding="utf-8").replace(str(tmp / "data"), str(tmp / "empty")),
+                         encoding="utf-8")
+        reopened = {name: _reopen(path) for name, path in (("soaked", config_path), ("empty", empty))}
     first, last = windows[0], windows[-1]
     return {
         "turns": turns, "window": window, "windows": windows,
@@ -128,7 +137,23 @@ async def soak(turns: int, window: int, profile: bool) -> dict:
         "p95_change_pct": round(100 * (last["p95_ms"] - first["p95_ms"]) / first["p95_ms"], 1),
         "rss_change_mb": round(last["rss_mb"] - first["rss_mb"], 1),
         "open_files_change": last["open_files"] - first["open_files"],
+        "fresh_start_rss_mb": reopened,
+        "held_by_the_data_mb": round(reopened["soaked"] - reopened["empty"], 1),
     }
+
+
+def _reopen(config_path: Path) -> float:
+    """RSS of a new process right after it opened an App on `config_path`."""
+    import subprocess
+
+    out = subprocess.run([sys.executable, __file__, "--reopen", str(config_path)], check=True,
+                         capture_output=True, text=True).stdout
+    return float(json.loads(out.strip().splitlines()[-1])["rss_mb"])
+
+
+async def reopen(config_path: Path) -> None:
+    async with App(load_config(config_path, env={}), provider=EchoProvider()):
+        print(json.dumps({"rss_mb": round(rss_mb(), 1)}))
 
 
 def main() -> int:
@@ -137,8 +162,12 @@ def main() -> int:
     parser.add_argument("--window", type=int, default=1000)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--reopen", type=Path, help=argparse.SUPPRESS)  # the fresh-start RSS probe
     args = parser.parse_args()
     configure_logging("error", "json")
+    if args.reopen:
+        anyio.run(reopen, args.reopen)
+        return 0
     result = anyio.run(soak, args.turns, min(args.window, args.turns), args.profile)
     if args.json:
         print(json.dumps(result))

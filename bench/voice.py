@@ -18,6 +18,12 @@ apart; figures are medians over --runs warm runs. Nothing here asserts a time.
 
     .venv/bin/python bench/voice.py --runs 5
     .venv/bin/python bench/voice.py --command "what time is it" --json
+    .venv/bin/python bench/voice.py --house      # HomeAgent holds a real Home Assistant
+
+With `--house`, a real Home Assistant (tests/ha/harness.py: its cached venv, the test
+house with a kitchen light) is started and given to HomeAgent (`home_assistant` section),
+so "Turn on the kitchen light." is a device command that switches a light in it; the
+light's state is checked after each run.
 """
 
 from __future__ import annotations
@@ -120,35 +126,60 @@ async def one_run(port: int, pcm: bytes, rate: int, audio_seconds: float) -> dic
     }
 
 
+async def _house(tmp: str):  # -> HomeAssistantProcess, started, onboarded, furnished
+    from tests.ha.harness import HomeAssistantProcess, ensure_venv
+
+    await anyio.to_thread.run_sync(ensure_venv)
+    ha = HomeAssistantProcess(Path(tmp) / "ha")
+    await anyio.to_thread.run_sync(ha.start)
+    await ha.onboard()
+    await ha.furnish()
+    return ha
+
+
 async def main(args: argparse.Namespace) -> dict[str, object]:
     configure_logging("warning")
     speech = join(list(PiperTTS("en_US-joe-medium", language="en").synthesize(args.command)))
     with tempfile.TemporaryDirectory() as tmp:
-        config = load_config(
-            ROOT / "config" / "homeagent.yaml",
-            env={"HOMEAGENT_DATA_DIR": tmp},
-            overrides={
-                "io": {"wyoming": {"enabled": True, "port": 0, "stream": True}},
-                "daemon": {"heartbeat_interval": 0, "check_interval": 0},
-                "knowledge": {"watch": False},
-            },
-        )
+        overrides: dict[str, dict[str, object]] = {
+            "io": {"wyoming": {"enabled": True, "port": 0, "stream": True}},
+            "daemon": {"heartbeat_interval": 0, "check_interval": 0},
+            "knowledge": {"watch": False},
+        }
+        ha = await _house(tmp) if args.house else None
+        if ha is not None:
+            overrides["home_assistant"] = {"url": ha.url, "token": ha.token}
+        config = load_config(ROOT / "config" / "homeagent.yaml", env={"HOMEAGENT_DATA_DIR": tmp}, overrides=overrides)
         runs: list[dict[str, object]] = []
-        async with App(config) as app, anyio.create_task_group() as tg:
-            ready = anyio.Event()
-            tg.start_soon(lambda: app.run(http=False, on_ready=ready.set))
-            await ready.wait()
-            t0 = time.perf_counter()
-            cold = await one_run(app.wyoming.port, speech.pcm, speech.rate, speech.seconds)
-            cold["wall_s"] = time.perf_counter() - t0
-            for _ in range(args.runs):
-                runs.append(await one_run(app.wyoming.port, speech.pcm, speech.rate, speech.seconds))
-            tg.cancel_scope.cancel()
+        states: list[str] = []
+        try:
+            async with App(config) as app, anyio.create_task_group() as tg:
+                ready = anyio.Event()
+                tg.start_soon(lambda: app.run(http=False, on_ready=ready.set))
+                await ready.wait()
+                if app.home is not None:
+                    with anyio.fail_after(60):
+                        while not app.home.connected:
+                            await app.home.wait_changed()
+                t0 = time.perf_counter()
+                cold = await one_run(app.wyoming.port, speech.pcm, speech.rate, speech.seconds)
+                cold["wall_s"] = time.perf_counter() - t0
+                for _ in range(args.runs):
+                    if ha is not None:  # the light off again, so each run switches it
+                        await ha.rest("POST", "/api/services/light/turn_off", {"entity_id": "light.kitchen_light"})
+                    runs.append(await one_run(app.wyoming.port, speech.pcm, speech.rate, speech.seconds))
+                    if ha is not None:
+                        states.append((await ha.state("light.kitchen_light"))["state"])
+                tg.cancel_scope.cancel()
+        finally:
+            if ha is not None:
+                ha.stop()
         keys = ["stt_s", "turn_first_sentence_s", "turn_done_s", "tts_first_chunk_s", "total_s", "stt_rtf", "tts_rtf"]
         median = {k: statistics.median(float(r[k]) for r in runs) for k in keys}  # type: ignore[arg-type]
         return {
             "command": args.command, "audio_seconds": speech.seconds, "model": config.llm.provider,
             "runs": args.runs, "cold": cold, "median": median, "last": runs[-1],
+            "house": ha is not None, "kitchen_light_after_each_run": states,
         }
 
 
@@ -157,6 +188,7 @@ if __name__ == "__main__":
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--command", default="Turn on the kitchen light.")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--house", action="store_true", help="give HomeAgent a real Home Assistant")
     ns = parser.parse_args()
     result = anyio.run(main, ns)
     if ns.json:
@@ -175,3 +207,5 @@ if __name__ == "__main__":
         cold = result["cold"]
         assert isinstance(cold, dict)
         print(f"  cold first run (loads Whisper and piper): total {cold['total_s']:.3f} s, STT {cold['stt_s']:.3f} s")
+        if result["house"]:
+            print(f"  Home Assistant's light.kitchen_light after each run: {result['kitchen_light_after_each_run']}")

@@ -270,6 +270,7 @@ class App:
         self._open_voice(data_dir)
         if self._prime_on_open:  # else `run()` warms it behind HTTP (`homeagent serve`)
             await self.warm()
+            await self._warm_up_intent()
         log.info(
             "app.opened",
             data_dir=str(data_dir),
@@ -456,17 +457,29 @@ class App:
         """Make the turn path ready: the engine primed and the intent layer trained (or its
         saved model loaded), side by side. Then `/healthz` says `engine: ready`."""
         if not self.engine_ready.is_set():
+            intent = self.intent
             async with anyio.create_task_group() as tg:
                 tg.start_soon(self.prime)
-                if self.intent is not None and not self.intent.model.ready:
-                    tg.start_soon(self.intent.train)
+                if intent is not None and not intent.model.ready:
+                    tg.start_soon(lambda: intent.train(warm=False))
             self.health.engine = "ready"
             self.engine_ready.set()
+
+    async def _warm_up_intent(self) -> None:
+        """What the intent layer's first utterance would pay (patterns, the date library),
+        once the layer is ready: in a worker thread, beside the turns it serves."""
+        if self.intent is not None and self.intent.model.ready:
+            try:
+                await anyio.to_thread.run_sync(self.intent.warm_up)
+            except Exception as err:  # noqa: BLE001 - a first utterance pays for it instead
+                log.warning("intent.warm_up_failed", error=repr(err))
 
     async def _serve_turns(self) -> None:
         """Turns that arrive while the turn path warms wait in the inbox, then are served."""
         await self.warm()
-        await self.agent.run(self.inbox)
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(self._warm_up_intent)
+            await self.agent.run(self.inbox)
 
     def _snapshot(self) -> dict[str, Any]:
         """The configuration that shapes a turn, stored with every run (secrets redacted)."""

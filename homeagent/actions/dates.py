@@ -17,6 +17,7 @@ Anything unreadable raises `DateError`, whose message tells the model the accept
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Literal
@@ -355,22 +356,26 @@ def _roll_year(day: date, today: date, prefer: Prefer) -> date:
     return day
 
 
+_DATEPARSER = threading.Lock()
+
+
 def _dateparser(raw: str, now: datetime, prefer: Prefer) -> When | None:
     """English forms our rules do not cover; dateparser resolves them against `now`."""
     import dateparser  # imported late: it loads its language data on first use
 
     base = now.replace(tzinfo=None)
     try:
-        value = dateparser.parse(
-            raw,
-            languages=["en", "zh"],
-            settings={
-                "RELATIVE_BASE": base,
-                "PREFER_DATES_FROM": "current_period" if prefer == "nearest" else prefer,
-                "RETURN_AS_TIMEZONE_AWARE": False,
-                "STRICT_PARSING": False,
-            },
-        )
+        with _DATEPARSER:  # its language data loads lazily; the intent layer warms it in a thread
+            value = dateparser.parse(
+                raw,
+                languages=["en", "zh"],
+                settings={
+                    "RELATIVE_BASE": base,
+                    "PREFER_DATES_FROM": "current_period" if prefer == "nearest" else prefer,
+                    "RETURN_AS_TIMEZONE_AWARE": False,
+                    "STRICT_PARSING": False,
+                },
+            )
     except (ValueError, TypeError, OverflowError, LookupError):
         return None  # the library could not make sense of it either
     if value is None:

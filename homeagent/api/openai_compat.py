@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Container
+from collections.abc import AsyncIterator, Container
 from typing import Any
 
 from aiohttp import web
@@ -164,74 +164,76 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
         return await _client_tools_completion(request, req, device=device, member=member)
     # Leaving this block before the turn's end (the client went away) cancels the turn.
     async with channel.turn(req["text"], device_id=device, context=req["context"], member=member) as turn:
-        completion_id = "chatcmpl-" + turn.turn_id.removeprefix("turn_")
-        created = int(time.time())
-        if not req["stream"]:
-            notes: list[str] = []
-            async for event in turn:
-                if isinstance(event, TurnNotice):
-                    notes.append(_notice_text(event))
-                if isinstance(event, TurnFailed):
-                    return error_response(502, f"the model failed: {event.message}", code=event.kind)
-                if isinstance(event, TurnDone):
-                    return web.json_response(
-                        {
-                            "id": completion_id,
-                            "object": "chat.completion",
-                            "created": created,
-                            "model": req["model"],
-                            "choices": [
-                                {
-                                    "index": 0,
-                                    "message": {"role": "assistant", "content": "".join(notes) + event.text},
-                                    "finish_reason": _finish(event),
-                                }
-                            ],
-                            "usage": _usage(event),
-                        },
-                        dumps=dumps,
-                    )
-            return error_response(500, "the turn ended without an answer", code="internal_error")
-
-        response = web.StreamResponse(headers=SSE_HEADERS)
-        await response.prepare(request)
-
-        def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
-            payload = {
-                "id": completion_id,
-                "object": "chat.completion.chunk",
-                "created": created,
-                "model": req["model"],
-                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
-            }
-            if req["include_usage"]:
-                payload["usage"] = None
-            return b"data: " + dumps(payload).encode() + b"\n\n"
-
-        await response.write(chunk({"role": "assistant", "content": ""}))
-        async for event in turn:
-            if isinstance(event, AnswerDelta):
-                await response.write(chunk({"content": event.text}))
-            elif isinstance(event, TurnNotice):
-                await response.write(chunk({"content": _notice_text(event)}))
-            elif isinstance(event, TurnFailed):
-                body = error_body(f"the model failed: {event.message}", type_="server_error", code=event.kind)
-                await response.write(b"data: " + json.dumps(body).encode() + b"\n\n")
-            elif isinstance(event, TurnDone):
-                await response.write(chunk({}, _finish(event)))
-                if req["include_usage"]:
-                    usage_chunk = {
-                        "id": completion_id,
-                        "object": "chat.completion.chunk",
-                        "created": created,
-                        "model": req["model"],
-                        "choices": [],
-                        "usage": _usage(event),
-                    }
-                    await response.write(b"data: " + json.dumps(usage_chunk).encode() + b"\n\n")
-        await response.write(b"data: [DONE]\n\n")
-        await response.write_eof()
+        response, _ = await _completion(request, req, turn.turn_id, turn, whole_answer=True)
         return response
+
+
+async def _completion(
+    request: web.Request, req: dict[str, Any], turn_id: str, events: AsyncIterator[Any], *, whole_answer: bool
+) -> tuple[web.StreamResponse, bool]:
+    """The one writer of a chat completion, plain or streamed, for both kinds of turn: an
+    ordinary turn's events, or a client-tools turn's, which may end with `Paused` (calls
+    to the client's tools: `finish_reason: "tool_calls"`). `whole_answer`: the answer is
+    the `TurnDone` text (an ordinary turn); otherwise only the deltas this request saw
+    (a resumed turn's response holds only its own part). Returns the response and
+    whether the turn paused."""
+    completion_id = "chatcmpl-" + turn_id.removeprefix("turn_")
+    created = int(time.time())
+    head = {"id": completion_id, "created": created, "model": req["model"]}
+    if not req["stream"]:
+        parts: list[str] = []
+        async for event in events:
+            if isinstance(event, AnswerDelta) and not whole_answer:
+                parts.append(event.text)
+            elif isinstance(event, TurnNotice):
+                parts.append(_notice_text(event))
+            elif isinstance(event, TurnFailed):
+                return error_response(502, f"the model failed: {event.message}", code=event.kind), False
+            elif isinstance(event, Paused | TurnDone):
+                message: dict[str, Any] = {"role": "assistant", "content": "".join(parts) or None}
+                if isinstance(event, Paused):
+                    message["tool_calls"] = _tool_calls(event, indexed=False)
+                    finish, usage = "tool_calls", {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
+                else:
+                    message["content"] = (message["content"] or "") + (event.text if whole_answer else "")
+                    finish, usage = _finish(event), _usage(event)
+                body = {**head, "object": "chat.completion",
+                        "choices": [{"index": 0, "message": message, "finish_reason": finish}], "usage": usage}
+                return web.json_response(body, dumps=dumps), isinstance(event, Paused)
+        return error_response(500, "the turn ended without an answer", code="internal_error"), False
+
+    response = web.StreamResponse(headers=SSE_HEADERS)
+    await response.prepare(request)
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
+        payload: dict[str, Any] = {**head, "object": "chat.completion.chunk",
+                                   "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+        if req["include_usage"]:
+            payload["usage"] = None
+        return b"data: " + dumps(payload).encode() + b"\n\n"
+
+    paused = False
+    await response.write(chunk({"role": "assistant", "content": ""}))
+    async for event in events:
+        if isinstance(event, AnswerDelta):
+            await response.write(chunk({"content": event.text}))
+        elif isinstance(event, TurnNotice):
+            await response.write(chunk({"content": _notice_text(event)}))
+        elif isinstance(event, TurnFailed):
+            body = error_body(f"the model failed: {event.message}", type_="server_error", code=event.kind)
+            await response.write(b"data: " + dumps(body).encode() + b"\n\n")
+        elif isinstance(event, Paused):
+            paused = True
+            await response.write(chunk({"tool_calls": _tool_calls(event, indexed=True)}))
+            await response.write(chunk({}, "tool_calls"))
+        elif isinstance(event, TurnDone):
+            await response.write(chunk({}, _finish(event)))
+            if req["include_usage"]:
+                usage_chunk = {**head, "object": "chat.completion.chunk", "choices": [], "usage": _usage(event)}
+                await response.write(b"data: " + dumps(usage_chunk).encode() + b"\n\n")
+    await response.write(b"data: [DONE]\n\n")
+    await response.write_eof()
+    return response, paused
 
 
 async def resume_or_start(
@@ -275,68 +277,9 @@ async def _client_tools_completion(
     answer is in its response."""
     turn = await resume_or_start(request.app[OPENAI_CHANNEL], req, device=device, member=member)
     assert turn.interrupt is not None
-    completion_id = "chatcmpl-" + turn.interrupt.turn_id.removeprefix("turn_")
-    created = int(time.time())
     paused = False
-    dumps = lambda o: json.dumps(o, ensure_ascii=False)  # noqa: E731
     try:
-        if not req["stream"]:
-            parts: list[str] = []
-            async for event in turn.events():
-                if isinstance(event, AnswerDelta):
-                    parts.append(event.text)
-                elif isinstance(event, TurnNotice):
-                    parts.append(_notice_text(event))
-                elif isinstance(event, TurnFailed):
-                    return error_response(502, f"the model failed: {event.message}", code=event.kind)
-                elif isinstance(event, Paused | TurnDone):
-                    message: dict[str, Any] = {"role": "assistant", "content": "".join(parts) or None}
-                    if isinstance(event, Paused):
-                        paused = True
-                        message["tool_calls"] = _tool_calls(event, indexed=False)
-                        finish = "tool_calls"
-                        usage = {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
-                    else:
-                        message["content"] = message["content"] or ""
-                        finish, usage = _finish(event), _usage(event)
-                    return web.json_response(
-                        {
-                            "id": completion_id, "object": "chat.completion", "created": created,
-                            "model": req["model"],
-                            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-                            "usage": usage,
-                        },
-                        dumps=dumps,
-                    )
-            return error_response(500, "the turn ended without an answer", code="internal_error")
-
-        response = web.StreamResponse(headers=SSE_HEADERS)
-        await response.prepare(request)
-
-        def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
-            payload = {
-                "id": completion_id, "object": "chat.completion.chunk", "created": created,
-                "model": req["model"], "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
-            }
-            return b"data: " + dumps(payload).encode() + b"\n\n"
-
-        await response.write(chunk({"role": "assistant", "content": ""}))
-        async for event in turn.events():
-            if isinstance(event, AnswerDelta):
-                await response.write(chunk({"content": event.text}))
-            elif isinstance(event, TurnNotice):
-                await response.write(chunk({"content": _notice_text(event)}))
-            elif isinstance(event, TurnFailed):
-                body = error_body(f"the model failed: {event.message}", type_="server_error", code=event.kind)
-                await response.write(b"data: " + json.dumps(body).encode() + b"\n\n")
-            elif isinstance(event, Paused):
-                paused = True
-                await response.write(chunk({"tool_calls": _tool_calls(event, indexed=True)}))
-                await response.write(chunk({}, "tool_calls"))
-            elif isinstance(event, TurnDone):
-                await response.write(chunk({}, _finish(event)))
-        await response.write(b"data: [DONE]\n\n")
-        await response.write_eof()
+        response, paused = await _completion(request, req, turn.interrupt.turn_id, turn.events(), whole_answer=False)
         return response
     finally:
         if not paused:

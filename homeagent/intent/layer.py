@@ -167,7 +167,7 @@ class IntentLayer:
         return [Example(r["text"], r["action"], json.loads(r["arguments"] or "{}"), "learned:0") for r in rows]
 
     def train_sync(self, extra: Sequence[Example] = (), *, limit_per_action: int | None = None,
-                   fresh: bool = False) -> None:
+                   fresh: bool = False, warm: bool = True) -> None:
         defs = self._action_defs()
         self._actions = {d.name: d for d in defs}
         self.templates = all_templates(defs)
@@ -194,29 +194,33 @@ class IntentLayer:
             _MODELS.pop(next(iter(_MODELS)))
         _MODELS[key] = cached
         self.model, self.model_source = cached, source
-        # Warm what a first utterance would pay for: the templates' patterns, the date
-        # library's language data, the feature path.
-        for temps in self.templates.values():
-            for template in temps:
-                template.pattern(True), template.pattern(False)
-        for warm in ("3 weeks from now on March 3rd", "下周三下午3点", "上个月的"):  # the last one: dateparser
-            try:
-                parse_when(warm, self.clock.now())
-            except DateError:
-                pass
-        self.model.predict("warm up")
+        if warm:
+            self.warm_up()
         self._learned = len(extra)
         self.trained_at = time.time()
         log.info("intent.trained", source=source, examples=self.model.size, actions=len(defs),
                  threshold=round(self.model.threshold, 3),
                  heldout_accuracy=round(self.model.heldout_accuracy, 3), learned=len(extra))
 
-    async def train(self) -> None:
+    def warm_up(self) -> None:
+        """Pay now what a first utterance would: the templates' patterns, the date
+        library's language data, the feature path (about a second in a new process)."""
+        for temps in self.templates.values():
+            for template in temps:
+                template.pattern(True), template.pattern(False)
+        for text in ("3 weeks from now on March 3rd", "下周三下午3点", "上个月的"):  # the last one: dateparser
+            try:
+                parse_when(text, self.clock.now())
+            except DateError:
+                pass
+        self.model.predict("warm up")
+
+    async def train(self, *, warm: bool = True) -> None:
         """Train in a worker thread; a failure leaves the previous model (or none: every
         message then goes to the model) and is logged, never raised."""
         try:
             extra = await self.learned_examples()
-            await anyio.to_thread.run_sync(self.train_sync, extra)
+            await anyio.to_thread.run_sync(lambda: self.train_sync(extra, warm=warm))
         except Exception as err:  # noqa: BLE001 - the model answers while the layer cannot
             log.warning("intent.train_failed", error=repr(err))
 
