@@ -467,10 +467,13 @@ class App:
 
     async def _warm_up_intent(self) -> None:
         """What the intent layer's first utterance would pay (patterns, the date library),
-        once the layer is ready: in a worker thread, beside the turns it serves."""
-        if self.intent is not None and self.intent.model.ready:
+        once the layer is ready: in a worker thread, pausing while a turn is served."""
+        intent, agent = self.intent, self.agent
+        if intent is not None and intent.model.ready:
             try:
-                await anyio.to_thread.run_sync(self.intent.warm_up)
+                await anyio.to_thread.run_sync(lambda: intent.warm_up(
+                    busy=lambda: agent.stats.current_turn is not None or self.inbox.pending > 0),
+                    abandon_on_cancel=True)  # a stop does not wait for it
             except Exception as err:  # noqa: BLE001 - a first utterance pays for it instead
                 log.warning("intent.warm_up_failed", error=repr(err))
 

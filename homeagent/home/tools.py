@@ -160,8 +160,9 @@ class DeviceTools:
         lines = []
         for e in entities:
             now = house.get(e.entity_id) or e
-            lines.append(f"{now.name}: {_state_text(now)}")
-        return f"done ({domain}.{service}). Now: " + "; ".join(lines)
+            lines.append(f"{now.name} is now {_state_text(now)}")
+        # Words a person can be read aloud (a voice satellite speaks the answer as it is).
+        return "Done: " + "; ".join(lines) + "."
 
     async def status(self, ctx: ToolContext, args: dict[str, Any]) -> str:
         house = self._house()

@@ -24,7 +24,7 @@ import json
 import re
 import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
@@ -202,13 +202,22 @@ class IntentLayer:
                  threshold=round(self.model.threshold, 3),
                  heldout_accuracy=round(self.model.heldout_accuracy, 3), learned=len(extra))
 
-    def warm_up(self) -> None:
+    def warm_up(self, busy: Callable[[], bool] = lambda: False) -> None:
         """Pay now what a first utterance would: the templates' patterns, the date
-        library's language data, the feature path (about a second in a new process)."""
+        library's language data, the feature path (about a second of Python in a new
+        process). In small steps; while `busy()` (a turn is being served) it waits, so
+        the warm-up never holds the interpreter against a turn."""
+
+        def step() -> None:
+            while busy():
+                time.sleep(0.02)
+
         for temps in self.templates.values():
+            step()
             for template in temps:
                 template.pattern(True), template.pattern(False)
         for text in ("3 weeks from now on March 3rd", "下周三下午3点", "上个月的"):  # the last one: dateparser
+            step()
             try:
                 parse_when(text, self.clock.now())
             except DateError:
@@ -220,7 +229,8 @@ class IntentLayer:
         message then goes to the model) and is logged, never raised."""
         try:
             extra = await self.learned_examples()
-            await anyio.to_thread.run_sync(lambda: self.train_sync(extra, warm=warm))
+            # A stop while it trains does not wait for it: the thread's result is dropped.
+            await anyio.to_thread.run_sync(lambda: self.train_sync(extra, warm=warm), abandon_on_cancel=True)
         except Exception as err:  # noqa: BLE001 - the model answers while the layer cannot
             log.warning("intent.train_failed", error=repr(err))
 

@@ -98,7 +98,7 @@ async def test_device_tools_switch_entities_and_the_cache_follows_home_assistant
         events = await turn(app, "turn on the kitchen light")
         assert text_of(events) == "The kitchen light is on."
         assert (await ha.state("light.kitchen_light"))["state"] == "on"
-        assert "Kitchen Light: on" in tool_results(provider)[-1]
+        assert "Kitchen Light is now on" in tool_results(provider)[-1]
 
         await turn(app, "把客厅的灯调到40%")
         lamp = await ha.state("light.living_room_lamp")

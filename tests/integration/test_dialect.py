@@ -93,3 +93,43 @@ async def test_a_message_that_asks_for_an_action_gets_a_grammar_on_its_first_rou
     assert first.grammar is not None and '"\\"交电费\\""' in first.grammar  # values from the user's words
     assert second.grammar is None
     assert any(e.type == "tool_result" and e.ok for e in events)
+
+
+@dataclass
+class WarmedEngine(PrimedEngine):
+    """… and what it was asked to prepare while idle."""
+
+    warmed: list[list[str]] = field(default_factory=list)
+
+    async def warm(self, messages, tools=()):
+        self.warmed.append([m.content for m in messages])
+        return None
+
+
+async def test_every_turn_starts_with_the_primed_head_whatever_it_is_offered(make_config):
+    # With the intent layer on, small talk is offered no action and an unsure request a
+    # few: both must still start with the head the engine was primed with, and what it
+    # prepares while idle must start with it too, or each turn re-evaluates its history.
+    provider = WarmedEngine(["Hello to you!", "I am not sure what you mean.", "Noted."],
+                            supports_tools=False, supports_grammar=True)
+    async with running_app(make_config(actions={"intent": True}), provider=provider) as app:
+        await turn(app, "Good morning, how are you?")
+        await turn(app, "Could you sort out something about the milk for me?")
+        await app.agent.prepare_next()
+    (head,) = provider.primed
+    assert INSTRUCTIONS in head
+    small_talk, unsure = provider.requests
+    for request in (small_talk, unsure):
+        assert request.messages[0].content.startswith(head)
+    assert small_talk.tools == () and "## Actions for this message" not in small_talk.messages[-2].content
+    assert provider.warmed and all(w[0].startswith(head) for w in provider.warmed)
+
+
+async def test_a_call_to_an_action_the_turn_was_not_offered_is_not_run(make_config):
+    # Small talk is offered nothing; a block the model writes anyway is not a call.
+    block = '[ACTION]{"name": "create_task", "content": "tell a joke"}[/ACTION]'
+    provider = PrimedEngine([f"Sure! {block}"], supports_tools=False, supports_grammar=True)
+    async with running_app(make_config(actions={"intent": True}), provider=provider) as app:
+        events = await turn(app, "Good morning, how are you?")
+        tasks = await app.db.fetchall("SELECT content FROM tasks")
+    assert tasks == [] and not any(e.type == "tool_call" for e in events)

@@ -124,3 +124,41 @@ async def test_the_intent_layer_trains_behind_http_and_a_restart_loads_its_saved
         assert provider.requests == []
         items = [r["name"] for r in await app.db.fetchall("SELECT name FROM shopping_items ORDER BY id")]
     assert sorted(items) == ["eggs", "milk"]  # one call each, run side by side
+
+
+async def test_the_intent_warm_up_waits_while_a_turn_is_served(make_config):
+    async with running_app(make_config(actions={"intent": True}), provider=ScriptedProvider([])) as app:
+        assert app.intent is not None
+        answers = iter([True] * 5)
+        calls: list[bool] = []
+
+        def busy() -> bool:  # a turn is in progress for the first five looks
+            calls.append(next(answers, False))
+            return calls[-1]
+
+        await anyio.to_thread.run_sync(lambda: app.intent.warm_up(busy=busy))
+    # It looked before each step, waited out the busy looks, then finished every step.
+    assert calls[:5] == [True] * 5 and len(calls) > len(app.intent.templates)
+
+
+async def test_a_stop_while_the_intent_layer_trains_does_not_wait_for_the_training():
+    import threading
+
+    from homeagent.clock import SystemClock
+    from homeagent.intent import IntentLayer
+    from homeagent.tools.registry import ToolRegistry
+
+    release = threading.Event()
+
+    class SlowLayer(IntentLayer):
+        def train_sync(self, *args, **kwargs) -> None:  # a training that takes "forever"
+            release.wait(30)
+
+    layer = SlowLayer(ToolRegistry(), clock=SystemClock())
+    try:
+        with anyio.fail_after(5):  # not the 30 s the training would take
+            with anyio.move_on_after(0.2) as scope:
+                await layer.train()
+        assert scope.cancelled_caught and not layer.model.ready
+    finally:
+        release.set()

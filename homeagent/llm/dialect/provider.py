@@ -89,6 +89,10 @@ class ActionDialect(ProviderBase):
         self.settings = settings or DialectSettings()
         self.selector = selector or ActionSelector()
         self._protocol: tuple[tuple[str, ...], str] = ((), "")
+        # The tools whose protocol heads every system message (what the engine was primed
+        # with): the same head for every turn, whatever the turn is offered, so a local
+        # engine's cached prefix and the history it prepared while idle are reused.
+        self._head_tools: tuple[ToolDef, ...] = ()
         self._raw: OrderedDict[str, str] = OrderedDict()
 
     # -- what callers see: the inner provider, speaking native tool calls ------------------
@@ -130,7 +134,10 @@ class ActionDialect(ProviderBase):
     def _translates(self, request: ChatRequest) -> bool:
         if self.inner.supports_tools:
             return False
-        return bool(request.tools) or any(m.tool_calls or m.role == "tool" for m in request.messages)
+        # Once primed with a protocol, every request carries it (small talk too: offered
+        # nothing, it still starts with the primed head).
+        return bool(request.tools) or bool(self._head_tools) or any(
+            m.tool_calls or m.role == "tool" for m in request.messages)
 
     def _protocol_text(self, tools: Sequence[ToolDef]) -> str:
         names = tuple(t.name for t in tools)
@@ -147,6 +154,7 @@ class ActionDialect(ProviderBase):
         if self.inner.supports_tools:
             await self.inner.prime(stable_prefix, tools)
             return
+        self._head_tools = tuple(tools)
         async with anyio.create_task_group() as tg:
             # Both off the loop and at once: the first turn pays for neither.
             tg.start_soon(self.inner.prime, self.stable_prefix(stable_prefix, tools))
@@ -157,8 +165,8 @@ class ActionDialect(ProviderBase):
         if self.inner.supports_tools or not messages:
             return await self.inner.warm(messages, tools)
         head, *rest = messages
-        if head.role == "system" and tools:
-            head = Message("system", self.stable_prefix(head.content, tools))
+        if head.role == "system" and (self._head_tools or tools):
+            head = Message("system", self.stable_prefix(head.content, self._head_tools or tools))
         return await self.inner.warm([head, *self._in_dialect(rest)])
 
     # -- one request ---------------------------------------------------------------------
@@ -190,11 +198,18 @@ class ActionDialect(ProviderBase):
                     parsed = extract_actions("".join(raw))
                     for problem in parsed.errors:
                         log.info("tool.action.unparsable", problem=problem)
-                    if parsed.calls:
-                        self._keep_raw(parsed.calls[0].id, "".join(raw))
+                    # Only what this request offers: the head's protocol names every
+                    # action, but a turn offered none (small talk) or a few calls those.
+                    offered = {t.name for t in request.tools}
+                    calls = [c for c in parsed.calls if c.name in offered]
                     for call in parsed.calls:
+                        if call.name not in offered:
+                            log.info("tool.action.not_offered", tool=call.name)
+                    if calls:
+                        self._keep_raw(calls[0].id, "".join(raw))
+                    for call in calls:
                         yield ToolCallEvent(call)
-                    yield StreamDone("tool_calls" if parsed.calls else event.finish_reason)
+                    yield StreamDone("tool_calls" if calls else event.finish_reason)
                 else:
                     yield event
 
@@ -215,8 +230,8 @@ class ActionDialect(ProviderBase):
                 # Knowledge and memory in the prompt are data: no block in them reads as one.
                 keep = stable if i == 0 else 0
                 content = content[:keep] + quote_protocol(content[keep:])
-            if i == 0 and m.role == "system" and request.tools:
-                head = self.stable_prefix(content[:stable], request.tools)
+            if i == 0 and m.role == "system" and (self._head_tools or request.tools):
+                head = self.stable_prefix(content[:stable], self._head_tools or request.tools)
                 content, stable = head + content[stable:], len(head)
             if i == turn_at and section:
                 content = f"{content}\n\n{section}"
