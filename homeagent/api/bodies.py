@@ -167,3 +167,18 @@ def scrub(text: str) -> str:
 def dumps(obj: Any) -> str:
     """JSON for the wire: non-ASCII kept, never unencodable."""
     return scrub(json.dumps(obj, ensure_ascii=False, default=str))
+
+
+def int_param(request: web.Request, name: str, default: int, lo: int, hi: int) -> int:
+    """An integer query parameter in [lo, hi] (`default` when absent); a 400 naming it and
+    the range otherwise."""
+    raw = request.query.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError as err:
+        raise RequestError(f"{name}: expected an integer from {lo} to {hi}, got {raw!r}", param=name) from err
+    if not lo <= value <= hi:
+        raise RequestError(f"{name}: expected an integer from {lo} to {hi}, got {value}", param=name)
+    return value

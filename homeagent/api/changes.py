@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from homeagent.api.runs import int_param
+from homeagent.api.bodies import int_param
 from homeagent.ext.changes import ChangeTracker
 
 CHANGES = web.AppKey("homeagent.changes", ChangeTracker)

@@ -21,7 +21,7 @@ from urllib.parse import unquote
 from aiohttp import BodyPartReader, web
 from aiohttp.http_exceptions import HttpProcessingError
 
-from homeagent.api.bodies import parse_json, read_limited
+from homeagent.api.bodies import int_param, parse_json, read_limited
 from homeagent.errors import RequestError
 from homeagent.knowledge.base import KnowledgeBase, SavedFile
 from homeagent.knowledge.files import (
@@ -111,12 +111,7 @@ def add_routes(
         query = request.query.get("q", "").strip()
         if not query:
             raise RequestError("query parameter q is missing: add ?q=<what to look up>", param="q")
-        try:
-            k = int(request.query.get("k", "5"))
-        except ValueError as err:
-            raise RequestError("k must be an integer between 1 and 50", param="k") from err
-        if not 1 <= k <= 50:
-            raise RequestError("k must be an integer between 1 and 50", param="k")
+        k = int_param(request, "k", 5, 1, 50)
         hits = await kb.search(query, k, topic=request.query.get("topic") or None)
         return web.json_response(
             {

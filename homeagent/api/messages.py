@@ -9,8 +9,8 @@ from __future__ import annotations
 from aiohttp import web
 
 from homeagent.api.auth import MEMBER
+from homeagent.api.bodies import int_param
 from homeagent.api.keys import CONVERSATION, FORGET
-from homeagent.api.runs import int_param
 from homeagent.errors import NotFoundError, RequestError
 
 

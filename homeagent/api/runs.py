@@ -19,7 +19,7 @@ from aiohttp import web
 
 from homeagent.agent.runs import RunRecord
 from homeagent.api.auth import MEMBER, member_of
-from homeagent.api.bodies import check_message, parse_last_event_id
+from homeagent.api.bodies import check_message, int_param, parse_last_event_id
 from homeagent.api.keys import BROKER, RUNS, RUNS_CHANNEL
 from homeagent.api.middleware import read_json
 from homeagent.api.permissions import answer_response
@@ -28,19 +28,6 @@ from homeagent.errors import NotFoundError, RequestError
 
 _RUN_FIELDS = {"input", "channel", "device_id", "context", "cancel_running", "member"}
 _STATUSES = {"queued", "running", "waiting_permission", "completed", "failed", "cancelled", "interrupted"}
-
-
-def int_param(request: web.Request, name: str, default: int, lo: int, hi: int) -> int:
-    raw = request.query.get(name)
-    if raw is None:
-        return default
-    try:
-        value = int(raw)
-    except ValueError as err:
-        raise RequestError(f"{name}: expected an integer from {lo} to {hi}, got {raw!r}", param=name) from err
-    if not lo <= value <= hi:
-        raise RequestError(f"{name}: expected an integer from {lo} to {hi}, got {value}", param=name)
-    return value
 
 
 def _reader(request: web.Request) -> str | None:

@@ -27,7 +27,7 @@ from aiohttp import web
 
 from homeagent.api import records
 from homeagent.api.auth import MEMBER
-from homeagent.api.runs import int_param
+from homeagent.api.bodies import int_param
 from homeagent.api.web_deps import WEB, WebDeps
 from homeagent.errors import NotFoundError, RequestError
 
