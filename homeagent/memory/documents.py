@@ -27,7 +27,7 @@ import sqlite3
 import threading
 import uuid
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -179,6 +179,19 @@ def window_weight(cue: TimeCue | None, stamps: np.ndarray) -> np.ndarray:
     return (0.25 + 0.75 * inside).astype(np.float32)
 
 
+def speaker_keys(name: str) -> list[str]:
+    """How a question may name a speaker: the name, and the given name alone for a
+    three-character Chinese name (surname + given name: 王秀兰 → 秀兰) or the first word
+    of a Latin name of several words (Rachel Green → rachel)."""
+    key = normalize(name).strip()
+    keys = [key] if key else []
+    if re.fullmatch(r"[\u3400-\u9fff]{3}", key):
+        keys.append(key[1:])
+    elif " " in key:
+        keys.append(key.split()[0])
+    return keys
+
+
 def _named(name: str, text: str) -> bool:
     """Whether `name` (a speaker) occurs in the normalised `text` as a word."""
     if not name:
@@ -219,6 +232,7 @@ class DocumentStore:
         self._dense_dirty = True  # documents may lack vectors: the backlog should look
         self._dense_lock = threading.Lock()  # orders vector writes against replacements
         self._query_pool: ThreadPoolExecutor | None = None
+        self._last_query: tuple[str, np.ndarray] | None = None
 
     async def load(self) -> None:
         await anyio.to_thread.run_sync(self.load_sync)
@@ -570,9 +584,11 @@ class DocumentStore:
         return [DocumentHit(docs[h.id], h.score) for h in hits if h.id in docs]
 
     def rank_sync(
-        self, query: str, k: int, *, now: datetime | None = None, min_score: float = 0.0
+        self, query: str, k: int, *, now: datetime | None = None, min_score: float = 0.0,
+        query_vector: np.ndarray | None = None,
     ) -> list[Hit]:
-        """Ids and scores only (no row reads, no access update)."""
+        """Ids and scores only (no row reads, no access update). With dense retrieval,
+        `query_vector` is the question's embedding when the caller already has it."""
         now = now or self.clock.now()
         plan = self.planner.plan(query, now)
         rerank = time_rerank(plan.cue, now, has_terms=bool(plan.text))
@@ -585,7 +601,15 @@ class DocumentStore:
         # The question's embedding is computed while the lexical search runs.
         if self._query_pool is None:
             self._query_pool = ThreadPoolExecutor(1, thread_name_prefix="memory-embed")
-        pending = self._query_pool.submit(self.dense.embedder.query, plan.cue.rest if plan.cue else query)
+        pending: Future[np.ndarray] = Future()
+        dense_text = plan.cue.rest if plan.cue else query
+        last = self._last_query
+        if query_vector is None and last is not None and last[0] == dense_text:
+            query_vector = last[1]  # a reader's search asks again for more hits
+        if query_vector is None:
+            pending = self._query_pool.submit(self._embed_query, dense_text)
+        else:
+            pending.set_result(query_vector)
         depth = max(k, FUSION_DEPTH)
         lexical = self.index.search_sync(
             plan.text, depth, rerank=rerank, extra=plan.expansion, extra_weight=EXPANSION_WEIGHT,
@@ -596,6 +620,12 @@ class DocumentStore:
             log.warning("memory.dense.query_failed", error=str(err))
             return [h for h in lexical if h.score >= min_score][:k]
         return self._fuse(query, lexical, qvec, plan.cue, k, min_score)
+
+    def _embed_query(self, text: str) -> np.ndarray:
+        assert self.dense is not None
+        vector = self.dense.embedder.query(text)
+        self._last_query = (text, vector)
+        return vector
 
     def _fuse(
         self, query: str, lexical: list[Hit], qvec: np.ndarray, cue: TimeCue | None, k: int,
@@ -608,7 +638,7 @@ class DocumentStore:
         rankings = [[h.id for h in lexical], [h.id for h in top(weighted, ids, depth)]]
         norm = normalize(query)
         for speaker in self.dense.speakers():
-            if _named(normalize(speaker), norm):
+            if any(_named(key, norm) for key in speaker_keys(speaker)):
                 mine = np.where(self.dense.speaker_mask(speaker), weighted, -np.inf)
                 rankings.append([h.id for h in top(mine, ids, depth)])
         fused: dict[str, float] = {}

@@ -287,3 +287,34 @@ async def test_the_memory_service_embeds_in_the_background(tmp_path: Path) -> No
                 await wait_until(lambda: len(service.documents.dense) == len(TURNS))
             hits = await service.documents.query("狗狗得了什么病？", 3, now=NOW, touch=False)
             assert "t1" in [h.document.id for h in hits]
+
+
+@pytest.mark.parametrize(
+    ("question", "now", "start", "end", "rest"),
+    [
+        ("what did we do last summer?", (2025, 9, 10), (2025, 6, 1), (2025, 9, 1), "what did we do ?"),
+        ("last summer", (2025, 7, 10), (2024, 6, 1), (2024, 9, 1), ""),  # this one has not ended
+        ("去年夏天去哪儿了", (2025, 9, 10), (2024, 6, 1), (2024, 9, 1), "去哪儿了"),
+        ("今年冬天冷吗", (2025, 1, 10), (2024, 12, 1), (2025, 3, 1), "冷吗"),
+        ("in the winter we skied", (2025, 9, 10), (2024, 12, 1), (2025, 3, 1), "we skied"),
+        ("秋天说了什么", (2025, 10, 2), (2025, 9, 1), (2025, 12, 1), "说了什么"),
+        ("this past spring", (2025, 9, 10), (2025, 3, 1), (2025, 6, 1), ""),
+    ],
+)
+def test_seasons_are_time_cues(question: str, now: tuple, start: tuple, end: tuple, rest: str) -> None:
+    from homeagent.memory.timecues import parse_time_cue
+
+    cue = parse_time_cue(question, datetime(*now, 12, tzinfo=TZ))
+    assert cue is not None
+    assert (cue.start, cue.end) == (datetime(*start, tzinfo=TZ), datetime(*end, tzinfo=TZ))
+    assert cue.rest == rest
+    assert parse_time_cue("春节回老家", datetime(*now, tzinfo=TZ)) is None  # 春节 is no season
+
+
+def test_speaker_keys() -> None:
+    from homeagent.memory.documents import speaker_keys
+
+    assert speaker_keys("王秀兰") == ["王秀兰", "秀兰"]
+    assert speaker_keys("Rachel Green") == ["rachel green", "rachel"]
+    assert speaker_keys("Tom") == ["tom"]
+    assert speaker_keys("") == []
