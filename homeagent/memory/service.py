@@ -115,12 +115,7 @@ class MemoryService:
             await self.documents.load()
             await self.indexer.index.load()
             await self.context.load()
-            async with anyio.create_task_group() as tg:
-                # Documents get their embeddings in the background, never on a turn's path.
-                if self.documents.dense is not None:
-                    tg.start_soon(self.documents.dense_worker)
-                yield self
-                tg.cancel_scope.cancel()
+            yield self
 
     def tools(self) -> tuple[ToolSpec, ...]:
         return (

@@ -281,12 +281,18 @@ def test_config_validates_memory_dense(make_config) -> None:
 async def test_the_memory_service_embeds_in_the_background(tmp_path: Path) -> None:
     async with Database(tmp_path / "m.db", all_migrations()) as db:
         service = MemoryService(db, tmp_path, FakeClock(NOW), MemorySettings(dense=True))
-        async with service.opened():
+        async with service.opened(), anyio.create_task_group() as tg:
+            tg.start_soon(service.documents.dense_worker)
             await service.documents.commit([NewDocument(t, id=i, member=m) for i, m, t in TURNS])
             with anyio.fail_after(60):
                 await wait_until(lambda: len(service.documents.dense) == len(TURNS))
             hits = await service.documents.query("狗狗得了什么病？", 3, now=NOW, touch=False)
             assert "t1" in [h.document.id for h in hits]
+            # Documents committed later join the backlog the worker empties.
+            await service.documents.commit([NewDocument("Grandpa's heart surgery went well.", id="late")])
+            with anyio.fail_after(60):
+                await wait_until(lambda: "late" in service.documents.dense)
+            tg.cancel_scope.cancel()
 
 
 @pytest.mark.parametrize(
