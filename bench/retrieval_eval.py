@@ -44,6 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 from homeagent.cli.memory import all_migrations  # noqa: E402
 from homeagent.clock import FakeClock  # noqa: E402
+from homeagent.memory import documents  # noqa: E402
 from homeagent.memory.documents import DocumentStore, NewDocument, time_rerank  # noqa: E402
 from homeagent.memory.query import QueryPlanner  # noqa: E402
 from homeagent.store import Database  # noqa: E402
@@ -135,6 +136,13 @@ async def in_process(
                     [h.id for h in hybrid.rank_sync(q["query"], k, now=datetime.fromisoformat(q["now"]))]
                     for q in questions
                 ]
+                # Ablation: without centring each writing system's cosines.
+                documents.LANGUAGE_CENTERING = False
+                rankings["hybrid (no centring)"] = [
+                    [h.id for h in hybrid.rank_sync(q["query"], k, now=datetime.fromisoformat(q["now"]))]
+                    for q in questions
+                ]
+                documents.LANGUAGE_CENTERING = True
             # The household's names and their aliases, as the graph tier would supply them.
             aliases = json.loads((DATA / "household_aliases.json").read_text(encoding="utf-8"))
             store.planner = store.planner.with_groups(aliases)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import importlib.util
 import math
 import os
+import re
 import sqlite3
 import threading
 from collections.abc import Sequence
@@ -127,6 +128,16 @@ class Embedder:
         return np.asarray(out, dtype=np.float32).reshape(DIM)
 
 
+_HAN = re.compile(r"[\u3400-\u9fff]")
+_LATIN = re.compile(r"[A-Za-z]")
+
+
+def script_of(text: str) -> int:
+    """1 when the text is mostly Chinese (a character counts as three Latin letters)."""
+    han = len(_HAN.findall(text))
+    return 1 if han and han * 3 >= len(_LATIN.findall(text)) else 0
+
+
 def quantize(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Rows → int8 rows and one scale each (value ≈ int8 × scale)."""
     vectors = np.asarray(vectors, dtype=np.float32)
@@ -146,6 +157,8 @@ def _0180_dense_vectors(conn: sqlite3.Connection) -> None:
     # One embedding per document of an index namespace: int8 components (`dim` bytes)
     # and the float32 scale that restores them; `model` names what made it, so a model
     # change leaves old rows unloaded (and the backlog embeds those documents again).
+    # `script` is the text's writing system (0 Latin and others, 1 mostly Chinese), for
+    # the per-language centring of cosines (see `DenseIndex.scores`).
     conn.execute(
         """CREATE TABLE dense_vectors (
             namespace TEXT NOT NULL,
@@ -154,6 +167,7 @@ def _0180_dense_vectors(conn: sqlite3.Connection) -> None:
             vec BLOB NOT NULL,
             scale REAL NOT NULL,
             stamp REAL,
+            script INTEGER NOT NULL DEFAULT 0,
             PRIMARY KEY (namespace, doc_id)
         )"""
     )
@@ -182,6 +196,7 @@ class DenseIndex:
         self._stamp = np.full(256, np.nan, dtype=np.float64)
         self._alive = np.zeros(256, dtype=bool)
         self._speaker = np.zeros(256, dtype=np.int32)  # code of the member who wrote it
+        self._script = np.zeros(256, dtype=np.int8)  # 1: mostly Chinese text
         self._codes: dict[str, int] = {"": 0}
         self._ids: list[str] = []
         self._slot_of: dict[str, int] = {}
@@ -198,23 +213,23 @@ class DenseIndex:
     def load_sync(self) -> None:
         rows = self.db.read_sync(
             lambda c: c.execute(
-                "SELECT v.doc_id, v.vec, v.scale, v.stamp, d.member, d.doc_id IS NULL FROM dense_vectors v"
+                "SELECT v.doc_id, v.vec, v.scale, v.stamp, d.member, d.doc_id IS NULL, v.script FROM dense_vectors v"
                 " LEFT JOIN documents d ON d.namespace = ? AND d.doc_id = v.doc_id"
                 " WHERE v.namespace = ? AND v.model = ? ORDER BY v.rowid",
                 (self.doc_namespace, self.namespace, self.embedder.model),
             ).fetchall()
         )
-        good: list[tuple[str, bytes, float, float | None, str]] = []
+        good: list[tuple[str, bytes, float, float | None, str, int]] = []
         bad: list[str] = []
         orphans: list[str] = []
-        for doc_id, vec, scale, stamp, member, orphan in rows:
+        for doc_id, vec, scale, stamp, member, orphan, script in rows:
             if orphan and self.doc_namespace:
                 orphans.append(doc_id)  # its document is gone: the vector goes too
             elif (
                 isinstance(vec, bytes) and len(vec) == DIM
                 and isinstance(scale, (int, float)) and math.isfinite(scale) and scale > 0
             ):  # fmt: skip
-                good.append((doc_id, vec, float(scale), stamp, member or ""))
+                good.append((doc_id, vec, float(scale), stamp, member or "", 1 if script == 1 else 0))
             else:
                 bad.append(doc_id)
         with self._lock:
@@ -227,6 +242,7 @@ class DenseIndex:
                 self._stamp[:n] = [np.nan if g[3] is None else g[3] for g in good]
                 self._alive[:n] = True
                 self._speaker[:n] = [self._code(g[4]) for g in good]
+                self._script[:n] = [g[5] for g in good]
                 self._ids = [g[0] for g in good]
                 self._slot_of = {doc_id: i for i, doc_id in enumerate(self._ids)}
         self.skipped = len(bad)
@@ -244,13 +260,14 @@ class DenseIndex:
 
     def write_rows(
         self, conn: sqlite3.Connection, ids: Sequence[str], q: np.ndarray, scale: np.ndarray,
-        stamps: Sequence[float | None],
+        stamps: Sequence[float | None], scripts: Sequence[int] | None = None,
     ) -> None:
         conn.executemany(
-            "INSERT OR REPLACE INTO dense_vectors(namespace, doc_id, model, vec, scale, stamp)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO dense_vectors(namespace, doc_id, model, vec, scale, stamp, script)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
             [
-                (self.namespace, doc_id, self.embedder.model, q[i].tobytes(), float(scale[i]), stamps[i])
+                (self.namespace, doc_id, self.embedder.model, q[i].tobytes(), float(scale[i]), stamps[i],
+                 scripts[i] if scripts else 0)
                 for i, doc_id in enumerate(ids)
             ],
         )
@@ -265,7 +282,7 @@ class DenseIndex:
         mat = np.zeros((size, DIM), dtype=np.int8)
         mat[: len(self._ids)] = self._mat[: len(self._ids)]
         self._mat = mat
-        for name, fill in (("_scale", 0.0), ("_stamp", np.nan), ("_alive", False), ("_speaker", 0)):
+        for name, fill in (("_scale", 0.0), ("_stamp", np.nan), ("_alive", False), ("_speaker", 0), ("_script", 0)):
             old = getattr(self, name)
             new = np.full(size, fill, dtype=old.dtype)
             new[: old.size] = old
@@ -288,7 +305,7 @@ class DenseIndex:
 
     def apply(
         self, ids: Sequence[str], q: np.ndarray, scale: np.ndarray, stamps: Sequence[float | None],
-        members: Sequence[str] | None = None,
+        members: Sequence[str] | None = None, scripts: Sequence[int] | None = None,
     ) -> None:
         """Put rows already written to SQLite into memory."""
         with self._lock:
@@ -302,6 +319,7 @@ class DenseIndex:
                 self._stamp[slot] = np.nan if stamps[i] is None else stamps[i]
                 self._alive[slot] = True
                 self._speaker[slot] = self._code(members[i] if members else "")
+                self._script[slot] = scripts[i] if scripts else 0
                 self._ids.append(doc_id)
                 self._slot_of[doc_id] = slot
             if self._dead > max(1024, len(self._ids) // 4):
@@ -324,6 +342,7 @@ class DenseIndex:
         self._scale[: keep.size] = self._scale[keep]
         self._stamp[: keep.size] = self._stamp[keep]
         self._speaker[: keep.size] = self._speaker[keep]
+        self._script[: keep.size] = self._script[keep]
         self._alive[:] = False
         self._alive[: keep.size] = True
         self._ids = [self._ids[i] for i in keep.tolist()]
@@ -332,8 +351,14 @@ class DenseIndex:
 
     # -- search -----------------------------------------------------------------------
 
-    def scores(self, qvec: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[str]]:
-        """Cosine of every slot (dead slots -inf), the slots' stamps, and their ids."""
+    def scores(self, qvec: np.ndarray, *, center: bool = False) -> tuple[np.ndarray, np.ndarray, list[str]]:
+        """Cosine of every slot (dead slots -inf), the slots' stamps, and their ids.
+
+        `center`: each writing system's cosines are shifted so their mean is the mean of
+        all. A multilingual model rates any same-language pair higher than a
+        cross-language one; in a household that writes both, that bias would rank a
+        Chinese shopping list above the English note that answers a Chinese question.
+        Within one language the shift is a constant, so its order is unchanged."""
         qvec = np.asarray(qvec, dtype=np.float32).reshape(DIM)
         with self._lock:
             n = len(self._ids)
@@ -345,7 +370,15 @@ class DenseIndex:
                 np.copyto(block, self._mat[lo:hi], casting="unsafe")
                 np.dot(block, qvec, out=out[lo:hi])
             out *= self._scale[:n]
-            out[~self._alive[:n]] = -np.inf
+            alive = self._alive[:n]
+            if center and alive.any():
+                script = self._script[:n]
+                overall = float(out[alive].mean())
+                for value in (0, 1):
+                    group = alive & (script == value)
+                    if group.any():
+                        out[group] += overall - float(out[group].mean())
+            out[~alive] = -np.inf
             return out, self._stamp[:n].copy(), self._ids[:n]
 
     def search(self, qvec: np.ndarray, k: int) -> list[DenseHit]:

@@ -37,7 +37,7 @@ import numpy as np
 
 from homeagent.clock import Clock
 from homeagent.log import get_logger, redact_text
-from homeagent.memory.dense import DenseIndex, Embedder, quantize, top
+from homeagent.memory.dense import DenseIndex, Embedder, quantize, script_of, top
 from homeagent.memory.query import EXPANSION_WEIGHT, QueryPlanner
 from homeagent.memory.timecues import TimeCue
 from homeagent.memory.vector import Hit, Rerank, Scoring, VectorIndex
@@ -163,6 +163,8 @@ FUSION_DEPTH = 50  # how deep each ranking is read
 # absolute floor separates an answer from noise; two deviations is a principle, not a fit.
 DENSE_Z = 2.0
 EMBED_BATCH = 8  # documents per embedding call: a question waits for at most one batch
+# Centre each writing system's cosines (DenseIndex.scores): decided on the household set.
+LANGUAGE_CENTERING = True
 
 
 def window_weight(cue: TimeCue | None, stamps: np.ndarray) -> np.ndarray:
@@ -632,7 +634,7 @@ class DocumentStore:
         min_score: float,
     ) -> list[Hit]:
         assert self.dense is not None
-        cos, stamps, ids = self.dense.scores(qvec)
+        cos, stamps, ids = self.dense.scores(qvec, center=LANGUAGE_CENTERING)
         weighted = cos * window_weight(cue, stamps)
         depth = max(k, FUSION_DEPTH)
         rankings = [[h.id for h in lexical], [h.id for h in top(weighted, ids, depth)]]
@@ -673,7 +675,7 @@ class DocumentStore:
         now = now or self.clock.now()
         cue = self.planner.plan(query, now).cue
         qvec = self.dense.embedder.query(cue.rest if cue else query)
-        cos, stamps, ids = self.dense.scores(qvec)
+        cos, stamps, ids = self.dense.scores(qvec, center=LANGUAGE_CENTERING)
         return [Hit(h.id, round(h.score, 6)) for h in top(cos * window_weight(cue, stamps), ids, k)]
 
     # -- the embedding backlog -----------------------------------------------------------
@@ -713,6 +715,7 @@ class DocumentStore:
         # the document is not retried forever.
         vectors = np.where(np.isfinite(vectors), vectors, 0.0).astype(np.float32)
         q, scale = quantize(vectors)
+        scripts = [script_of(r[2]) for r in rows]
         wanted = {r[0]: (r[1], r[2]) for r in rows}
 
         def write(conn: sqlite3.Connection) -> list[int]:
@@ -726,13 +729,14 @@ class DocumentStore:
             }  # fmt: skip
             keep = [i for i, r in enumerate(rows) if current.get(r[0]) == wanted[r[0]]]
             dense.write_rows(conn, [rows[i][0] for i in keep], q[keep], scale[keep],
-                             [rows[i][3] for i in keep])
+                             [rows[i][3] for i in keep], [scripts[i] for i in keep])
             return keep
 
         with self._dense_lock:
             keep = self.db.write_sync(write)
             dense.apply([rows[i][0] for i in keep], q[keep], scale[keep],
-                        [rows[i][3] for i in keep], [rows[i][4] for i in keep])
+                        [rows[i][3] for i in keep], [rows[i][4] for i in keep],
+                        [scripts[i] for i in keep])
         return len(rows)
 
     async def dense_worker(self, *, idle: float = 1.0, limit: int = 64) -> None:

@@ -324,3 +324,24 @@ def test_speaker_keys() -> None:
     assert speaker_keys("Rachel Green") == ["rachel green", "rachel"]
     assert speaker_keys("Tom") == ["tom"]
     assert speaker_keys("") == []
+
+
+def test_a_chinese_question_finds_an_english_note_among_chinese_ones(tmp_path: Path, embedder: Embedder) -> None:
+    """Same-language pairs score higher in a multilingual model; centring each writing
+    system's cosines keeps that from burying the answer in a bilingual household."""
+    db = open_db(tmp_path / "m.db")
+    try:
+        store = DocumentStore(db, clock=FakeClock(NOW), embedder=embedder)
+        store.load_sync()
+        store.commit_sync([
+            NewDocument("The vet said Bruno's hip is getting worse.", id="vet", created_at=NOW),
+            NewDocument("我们周末去超市买了牛奶和鸡蛋。", id="shop", created_at=NOW),
+            NewDocument("明天下午三点开家长会。", id="school", created_at=NOW),
+            NewDocument("The dishwasher is leaking again.", id="dish", created_at=NOW),
+        ])  # fmt: skip
+        store.embed_backlog_sync()
+        assert ids(store.dense_rank_sync("狗狗得了什么病？", 1, now=NOW)) == ["vet"]
+        _, _, order = store.dense.scores(embedder.query("x"))
+        assert sorted(order) == ["dish", "school", "shop", "vet"]
+    finally:
+        db.close()
