@@ -602,7 +602,9 @@ class DocumentStore:
             )
         # The question's embedding is computed while the lexical search runs.
         if self._query_pool is None:
-            self._query_pool = ThreadPoolExecutor(1, thread_name_prefix="memory-embed")
+            with self._dense_lock:
+                if self._query_pool is None:
+                    self._query_pool = ThreadPoolExecutor(1, thread_name_prefix="memory-embed")
         pending: Future[np.ndarray] = Future()
         dense_text = plan.cue.rest if plan.cue else query
         last = self._last_query
