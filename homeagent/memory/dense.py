@@ -195,7 +195,9 @@ class DenseIndex:
         self.skipped = 0  # stored rows that could not be used (wrong size, bad scale)
 
     def _reset(self) -> None:
-        self._mat = np.zeros((256, DIM), dtype=np.int8)
+        # Vectors live in fixed blocks of _CHUNK rows: growing never copies the matrix
+        # (a doubling array would briefly hold two copies: 40 + 80 MB at 100k).
+        self._blocks: list[np.ndarray] = []
         self._scale = np.zeros(256, dtype=np.float32)
         self._stamp = np.full(256, np.nan, dtype=np.float64)
         self._alive = np.zeros(256, dtype=bool)
@@ -215,40 +217,46 @@ class DenseIndex:
     # -- persistence ------------------------------------------------------------------
 
     def load_sync(self) -> None:
-        rows = self.db.read_sync(
-            lambda c: c.execute(
-                "SELECT v.doc_id, v.vec, v.scale, v.stamp, d.member, d.doc_id IS NULL, v.script FROM dense_vectors v"
-                " LEFT JOIN documents d ON d.namespace = ? AND d.doc_id = v.doc_id"
-                " WHERE v.namespace = ? AND v.model = ? ORDER BY v.rowid",
-                (self.doc_namespace, self.namespace, self.embedder.model),
-            ).fetchall()
-        )
-        good: list[tuple[str, bytes, float, float | None, str, int]] = []
         bad: list[str] = []
         orphans: list[str] = []
-        for doc_id, vec, scale, stamp, member, orphan, script in rows:
-            if orphan and self.doc_namespace:
-                orphans.append(doc_id)  # its document is gone: the vector goes too
-            elif (
-                isinstance(vec, bytes) and len(vec) == DIM
-                and isinstance(scale, (int, float)) and math.isfinite(scale) and scale > 0
-            ):  # fmt: skip
-                good.append((doc_id, vec, float(scale), stamp, member or "", 1 if script == 1 else 0))
-            else:
-                bad.append(doc_id)
+
+        def read(conn: sqlite3.Connection) -> None:
+            cursor = conn.execute(
+                "SELECT v.doc_id, v.vec, v.scale, v.stamp, d.member, d.doc_id IS NULL, v.script"
+                " FROM dense_vectors v LEFT JOIN documents d ON d.namespace = ? AND d.doc_id = v.doc_id"
+                " WHERE v.namespace = ? AND v.model = ? ORDER BY v.rowid",
+                (self.doc_namespace, self.namespace, self.embedder.model),
+            )
+            # Rows are read a block at a time, so a restart never holds every row twice.
+            while rows := cursor.fetchmany(_CHUNK):
+                ids: list[str] = []
+                vecs: list[bytes] = []
+                scales: list[float] = []
+                stamps: list[float | None] = []
+                members: list[str] = []
+                scripts: list[int] = []
+                for doc_id, vec, scale, stamp, member, orphan, script in rows:
+                    if orphan and self.doc_namespace:
+                        orphans.append(doc_id)  # its document is gone: the vector goes too
+                    elif (
+                        isinstance(vec, bytes) and len(vec) == DIM
+                        and isinstance(scale, (int, float)) and math.isfinite(scale) and scale > 0
+                    ):  # fmt: skip
+                        ids.append(doc_id)
+                        vecs.append(vec)
+                        scales.append(float(scale))
+                        stamps.append(stamp)
+                        members.append(member or "")
+                        scripts.append(1 if script == 1 else 0)
+                    else:
+                        bad.append(doc_id)
+                if ids:
+                    q = np.frombuffer(b"".join(vecs), dtype=np.int8).reshape(len(ids), DIM)
+                    self.apply(ids, q, np.asarray(scales, dtype=np.float32), stamps, members, scripts)
+
         with self._lock:
             self._reset()
-            n = len(good)
-            self._grow(n)
-            if n:
-                self._mat[:n] = np.frombuffer(b"".join(g[1] for g in good), dtype=np.int8).reshape(n, DIM)
-                self._scale[:n] = [g[2] for g in good]
-                self._stamp[:n] = [np.nan if g[3] is None else g[3] for g in good]
-                self._alive[:n] = True
-                self._speaker[:n] = [self._code(g[4]) for g in good]
-                self._script[:n] = [g[5] for g in good]
-                self._ids = [g[0] for g in good]
-                self._slot_of = {doc_id: i for i, doc_id in enumerate(self._ids)}
+            self.db.read_sync(read)
         self.skipped = len(bad)
         if bad or orphans:
             # A damaged row is dropped, so the backlog embeds its document again.
@@ -279,13 +287,12 @@ class DenseIndex:
     # -- memory -----------------------------------------------------------------------
 
     def _grow(self, need: int) -> None:
+        while len(self._blocks) * _CHUNK < need:
+            self._blocks.append(np.zeros((_CHUNK, DIM), dtype=np.int8))
         size = self._scale.size
         if need <= size:
             return
         size = max(need, size * 2)
-        mat = np.zeros((size, DIM), dtype=np.int8)
-        mat[: len(self._ids)] = self._mat[: len(self._ids)]
-        self._mat = mat
         for name, fill in (("_scale", 0.0), ("_stamp", np.nan), ("_alive", False), ("_speaker", 0), ("_script", 0)):
             old = getattr(self, name)
             new = np.full(size, fill, dtype=old.dtype)
@@ -304,6 +311,9 @@ class DenseIndex:
                 return np.zeros(n, dtype=bool)
             return self._speaker[:n] == code
 
+    def slot(self, doc_id: str) -> int | None:
+        return self._slot_of.get(doc_id)
+
     def speakers(self) -> list[str]:
         return [m for m in self._codes if m]
 
@@ -318,7 +328,7 @@ class DenseIndex:
             self._grow(base + len(ids))
             for i, doc_id in enumerate(ids):
                 slot = base + i
-                self._mat[slot] = q[i]
+                self._blocks[slot // _CHUNK][slot % _CHUNK] = q[i]
                 self._scale[slot] = scale[i]
                 self._stamp[slot] = np.nan if stamps[i] is None else stamps[i]
                 self._alive[slot] = True
@@ -342,7 +352,11 @@ class DenseIndex:
 
     def _compact(self) -> None:
         keep = np.flatnonzero(self._alive[: len(self._ids)])
-        self._mat[: keep.size] = self._mat[keep]
+        # Rows only move towards the front, so they can be moved in place, in order.
+        for new, old in enumerate(keep.tolist()):
+            if new != old:
+                self._blocks[new // _CHUNK][new % _CHUNK] = self._blocks[old // _CHUNK][old % _CHUNK]
+        del self._blocks[-(-keep.size // _CHUNK) or 1 :]
         self._scale[: keep.size] = self._scale[keep]
         self._stamp[: keep.size] = self._stamp[keep]
         self._speaker[: keep.size] = self._speaker[keep]
@@ -367,11 +381,11 @@ class DenseIndex:
         with self._lock:
             n = len(self._ids)
             out = np.empty(n, dtype=np.float32)
-            scratch = np.empty((min(_CHUNK, max(n, 1)), DIM), dtype=np.float32)
-            for lo in range(0, n, _CHUNK):
+            scratch = np.empty((_CHUNK, DIM), dtype=np.float32)
+            for b, lo in enumerate(range(0, n, _CHUNK)):
                 hi = min(n, lo + _CHUNK)
                 block = scratch[: hi - lo]
-                np.copyto(block, self._mat[lo:hi], casting="unsafe")
+                np.copyto(block, self._blocks[b][: hi - lo], casting="unsafe")
                 np.dot(block, qvec, out=out[lo:hi])
             out *= self._scale[:n]
             alive = self._alive[:n]

@@ -27,7 +27,7 @@ import sqlite3
 import threading
 import uuid
 from collections.abc import Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -600,60 +600,60 @@ class DocumentStore:
                 plan.text, k, min_score=min_score, rerank=rerank,
                 extra=plan.expansion, extra_weight=EXPANSION_WEIGHT,
             )
-        # The question's embedding is computed while the lexical search runs.
+        # The question's embedding and the dense scores are computed on another thread
+        # while the lexical search runs here (both release the GIL in native code).
         if self._query_pool is None:
             with self._dense_lock:
                 if self._query_pool is None:
                     self._query_pool = ThreadPoolExecutor(1, thread_name_prefix="memory-embed")
-        pending: Future[np.ndarray] = Future()
         dense_text = plan.cue.rest if plan.cue else query
         last = self._last_query
         if query_vector is None and last is not None and last[0] == dense_text:
             query_vector = last[1]  # a reader's search asks again for more hits
-        if query_vector is None:
-            pending = self._query_pool.submit(self._embed_query, dense_text)
-        else:
-            pending.set_result(query_vector)
+        pending = self._query_pool.submit(self._dense_scores, dense_text, query_vector, plan.cue)
         depth = max(k, FUSION_DEPTH)
         lexical = self.index.search_sync(
             plan.text, depth, rerank=rerank, extra=plan.expansion, extra_weight=EXPANSION_WEIGHT,
         )
         try:
-            qvec = pending.result()
+            weighted, ids = pending.result()
         except Exception as err:  # noqa: BLE001 - a failing model leaves lexical search working
             log.warning("memory.dense.query_failed", error=str(err))
             return [h for h in lexical if h.score >= min_score][:k]
-        return self._fuse(query, lexical, qvec, plan.cue, k, min_score)
+        return self._fuse(query, lexical, weighted, ids, k, min_score)
 
-    def _embed_query(self, text: str) -> np.ndarray:
+    def _dense_scores(
+        self, text: str, vector: np.ndarray | None, cue: TimeCue | None
+    ) -> tuple[np.ndarray, list[str]]:
+        """Every live document's cosine to the question, weighted by its time window."""
         assert self.dense is not None
-        vector = self.dense.embedder.query(text)
-        self._last_query = (text, vector)
-        return vector
+        if vector is None:
+            vector = self.dense.embedder.query(text)
+            self._last_query = (text, vector)
+        cos, stamps, ids = self.dense.scores(vector, center=LANGUAGE_CENTERING)
+        return cos * window_weight(cue, stamps), ids
 
     def _fuse(
-        self, query: str, lexical: list[Hit], qvec: np.ndarray, cue: TimeCue | None, k: int,
+        self, query: str, lexical: list[Hit], weighted: np.ndarray, ids: list[str], k: int,
         min_score: float,
     ) -> list[Hit]:
         assert self.dense is not None
-        cos, stamps, ids = self.dense.scores(qvec, center=LANGUAGE_CENTERING)
-        weighted = cos * window_weight(cue, stamps)
         depth = max(k, FUSION_DEPTH)
         rankings = [[h.id for h in lexical], [h.id for h in top(weighted, ids, depth)]]
         norm = normalize(query)
         for speaker in self.dense.speakers():
             if any(_named(key, norm) for key in speaker_keys(speaker)):
-                mine = np.where(self.dense.speaker_mask(speaker), weighted, -np.inf)
+                mask = self.dense.speaker_mask(speaker)[: weighted.size]
+                mine = np.full(weighted.shape, -np.inf, dtype=weighted.dtype)
+                mine[: mask.size][mask] = weighted[: mask.size][mask]
                 rankings.append([h.id for h in top(mine, ids, depth)])
         fused: dict[str, float] = {}
         for ranking in rankings:
             for rank, doc_id in enumerate(ranking[:depth]):
                 fused[doc_id] = fused.get(doc_id, 0.0) + 1.0 / (FUSION_K + rank + 1)
         lex_score = {h.id: h.score for h in lexical}
-        slot: dict[str, int] = {}
         floor = np.inf
         if min_score > 0:
-            slot = {doc_id: i for i, doc_id in enumerate(ids)}
             live = weighted[np.isfinite(weighted)]
             if live.size > 1:
                 floor = float(live.mean() + DENSE_Z * live.std())
@@ -661,8 +661,9 @@ class DocumentStore:
         out = []
         for doc_id, score in sorted(fused.items(), key=lambda item: -item[1]):
             if min_score > 0 and lex_score.get(doc_id, 0.0) < min_score:
-                i = slot.get(doc_id)
-                if i is None or weighted[i] < floor:
+                i = self.dense.slot(doc_id)
+                # (a slot added since the scores were taken has none: skipped)
+                if i is None or i >= len(ids) or ids[i] != doc_id or weighted[i] < floor:
                     continue
             out.append(Hit(doc_id, round(score / best, 6)))
             if len(out) >= k:

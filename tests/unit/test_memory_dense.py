@@ -345,3 +345,25 @@ def test_a_chinese_question_finds_an_english_note_among_chinese_ones(tmp_path: P
         assert sorted(order) == ["dish", "school", "shop", "vet"]
     finally:
         db.close()
+
+
+def test_dense_index_compacts_dead_rows_across_blocks(tmp_path: Path) -> None:
+    from homeagent.memory.dense import DenseIndex
+
+    db = open_db(tmp_path / "m.db")
+    try:
+        index = DenseIndex(db, "doc:x", Embedder())  # the model is never loaded here
+        rng = np.random.default_rng(1)
+        vecs = rng.standard_normal((3000, DIM), dtype=np.float32)
+        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+        q, scale = quantize(vecs)
+        names = [f"d{i}" for i in range(3000)]
+        index.apply(names, q, scale, [None] * 3000)
+        assert index.remove(names[:1500]) == 1500
+        index.apply(["new"], q[:1], scale[:1], [None])  # past the dead-row limit: compacts
+        assert len(index) == 1501 and index._dead == 0
+        for i in (1500, 2047, 2999):
+            assert index.search(vecs[i], 1)[0].id == f"d{i}"
+        assert index.search(vecs[0], 1)[0].id == "new"  # d0's vector, under its new id
+    finally:
+        db.close()
