@@ -367,3 +367,32 @@ def test_dense_index_compacts_dead_rows_across_blocks(tmp_path: Path) -> None:
         assert index.search(vecs[0], 1)[0].id == "new"  # d0's vector, under its new id
     finally:
         db.close()
+
+
+def test_large_indexes_prefilter_by_signs_and_agree_with_exact_scoring(tmp_path: Path) -> None:
+    from homeagent.memory.dense import DenseIndex
+
+    db = open_db(tmp_path / "m.db")
+    try:
+        exact = DenseIndex(db, "doc:x", Embedder())
+        fast = DenseIndex(db, "doc:y", Embedder())
+        fast.exact_below, fast.candidates, fast.sample = 100, 300, 50
+        rng = np.random.default_rng(2)
+        base = rng.standard_normal((30, DIM), dtype=np.float32)  # 30 topics, 100 notes each
+        vecs = np.repeat(base, 100, axis=0) + 0.8 * rng.standard_normal((3000, DIM), dtype=np.float32)
+        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+        q, scale = quantize(vecs)
+        names = [f"d{i}" for i in range(3000)]
+        scripts = [i % 2 for i in range(3000)]
+        for index in (exact, fast):
+            index.apply(names, q, scale, [None] * 3000, None, scripts)
+        for topic in (0, 7, 29):
+            query = base[topic] / np.linalg.norm(base[topic])
+            want = [h.id for h in exact.search(query, 10)]
+            got = [h.id for h in fast.search(query, 10)]
+            assert len(set(want) & set(got)) >= 8, (want, got)
+            assert all(100 * topic <= int(i[1:]) < 100 * (topic + 1) for i in got)
+        scores, _, _ = fast.scores(base[0], center=True)
+        assert np.isfinite(scores).sum() <= 300 + 60  # only candidates and the sample are scored
+    finally:
+        db.close()
