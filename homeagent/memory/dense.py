@@ -203,7 +203,7 @@ class DenseIndex:
         # Vectors live in fixed blocks of _CHUNK rows: growing never copies the matrix
         # (a doubling array would briefly hold two copies: 40 + 80 MB at 100k).
         self._blocks: list[np.ndarray] = []
-        self._bits: list[np.ndarray] = []  # per block: each row's signs, 384 bits as 6 uint64
+        self._bits = np.zeros((256, DIM // 64), dtype=np.uint64)  # each row's signs, 384 bits
         self._scale = np.zeros(256, dtype=np.float32)
         self._stamp = np.full(256, np.nan, dtype=np.float64)
         self._alive = np.zeros(256, dtype=bool)
@@ -301,11 +301,14 @@ class DenseIndex:
     def _grow(self, need: int) -> None:
         while len(self._blocks) * _CHUNK < need:
             self._blocks.append(np.zeros((_CHUNK, DIM), dtype=np.int8))
-            self._bits.append(np.zeros((_CHUNK, DIM // 64), dtype=np.uint64))
+
         size = self._scale.size
         if need <= size:
             return
         size = max(need, size * 2)
+        bits = np.zeros((size, DIM // 64), dtype=np.uint64)
+        bits[: self._bits.shape[0]] = self._bits
+        self._bits = bits
         for name, fill in (("_scale", 0.0), ("_stamp", np.nan), ("_alive", False), ("_speaker", 0), ("_script", 0)):
             old = getattr(self, name)
             new = np.full(size, fill, dtype=old.dtype)
@@ -342,7 +345,7 @@ class DenseIndex:
             for i, doc_id in enumerate(ids):
                 slot = base + i
                 self._blocks[slot // _CHUNK][slot % _CHUNK] = q[i]
-                self._bits[slot // _CHUNK][slot % _CHUNK] = _signs(q[i])
+                self._bits[slot] = _signs(q[i])
                 self._scale[slot] = scale[i]
                 self._stamp[slot] = np.nan if stamps[i] is None else stamps[i]
                 self._alive[slot] = True
@@ -370,9 +373,8 @@ class DenseIndex:
         for new, old in enumerate(keep.tolist()):
             if new != old:
                 self._blocks[new // _CHUNK][new % _CHUNK] = self._blocks[old // _CHUNK][old % _CHUNK]
-                self._bits[new // _CHUNK][new % _CHUNK] = self._bits[old // _CHUNK][old % _CHUNK]
+                self._bits[new] = self._bits[old]
         del self._blocks[-(-keep.size // _CHUNK) or 1 :]
-        del self._bits[len(self._blocks) :]
         self._scale[: keep.size] = self._scale[keep]
         self._stamp[: keep.size] = self._stamp[keep]
         self._speaker[: keep.size] = self._speaker[keep]
@@ -426,10 +428,10 @@ class DenseIndex:
         `n / sample` th row are scored exactly; the sample gives the per-language means
         for centring. Returns the scores, which slots were scored, and the sample."""
         qbits = _signs(qvec)
-        ham = np.empty(n, dtype=np.int32)
-        for b, lo in enumerate(range(0, n, _CHUNK)):
-            hi = min(n, lo + _CHUNK)
-            ham[lo:hi] = np.bitwise_count(self._bits[b][: hi - lo] ^ qbits).sum(axis=1, dtype=np.int32)
+        counts = np.bitwise_count(self._bits[:n] ^ qbits)
+        ham = counts[:, 0].astype(np.int32)
+        for word in range(1, counts.shape[1]):  # six columns: faster than sum(axis=1)
+            ham += counts[:, word]
         ham[~alive] = DIM + 1
         take = min(self.candidates, n)
         chosen = np.argpartition(ham, take - 1)[:take] if take < n else np.arange(n)
@@ -439,11 +441,24 @@ class DenseIndex:
         scored = sample.copy()
         scored[chosen] = True
         slots = np.flatnonzero(scored)
-        rows = np.empty((slots.size, DIM), dtype=np.float32)
-        for j, slot in enumerate(slots.tolist()):
-            rows[j] = self._blocks[slot // _CHUNK][slot % _CHUNK]
+        # Gather the chosen int8 rows block by block (slots are sorted), then score them
+        # in chunks below BLAS's threading threshold, as the exact path does.
+        block_of = slots // _CHUNK
+        starts = np.searchsorted(block_of, np.arange(len(self._blocks) + 1))
+        parts = [
+            self._blocks[b][slots[lo:hi] - b * _CHUNK]
+            for b, (lo, hi) in enumerate(zip(starts[:-1].tolist(), starts[1:].tolist(), strict=True))
+            if hi > lo
+        ]
+        rows = np.concatenate(parts) if parts else np.zeros((0, DIM), dtype=np.int8)
+        exact = np.empty(slots.size, dtype=np.float32)
+        scratch = np.empty((_CHUNK, DIM), dtype=np.float32)
+        for lo in range(0, slots.size, _CHUNK):
+            hi = min(slots.size, lo + _CHUNK)
+            np.copyto(scratch[: hi - lo], rows[lo:hi], casting="unsafe")
+            np.dot(scratch[: hi - lo], qvec, out=exact[lo:hi])
         out = np.zeros(n, dtype=np.float32)
-        out[slots] = (rows @ qvec) * self._scale[slots]
+        out[slots] = exact * self._scale[slots]
         return out, scored, sample
 
     def search(self, qvec: np.ndarray, k: int) -> list[DenseHit]:
