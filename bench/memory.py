@@ -186,8 +186,8 @@ async def run(sizes: list[int], n_queries: int, batch: int, dense: bool = False,
                     # (rank_sync's lexical path, step by step).
                     full = time_searches(lambda q: lexical_rank(store, q), queries)
                     have = len(store.dense)  # type: ignore[arg-type]
-                    for lo in range(have, size, 10_000):
-                        synthetic_vectors(store, [f"d{i}" for i in range(lo, min(size, lo + 10_000))], vrng)
+                    for lo in range(have, size, 2_000):  # small batches: little transient memory
+                        synthetic_vectors(store, [f"d{i}" for i in range(lo, min(size, lo + 2_000))], vrng)
                 else:
                     full = time_searches(lambda q: store.rank_sync(q, 10, now=NOW), queries)
                 bare = time_searches(lambda q: store.index.search_sync(q, 10), queries)
