@@ -34,6 +34,7 @@ import anyio
 
 from homeagent.actions.base import CATEGORIES
 from homeagent.actions.dates import DateError, parse_when
+from homeagent.actions.repeat import find_repeat
 from homeagent.chat import ToolCall, ToolDef
 from homeagent.clock import Clock
 from homeagent.intent.classifier import IntentModel, Prediction
@@ -71,6 +72,19 @@ _HELP_RE = re.compile(
 _PRONOUN_RE = re.compile(r"它|这个|那个|这条|那条|刚才那|刚刚那|\bit\b|\bthat one\b|\bthat\b|\bthis one\b|\bthe last one\b", re.I)
 _AGAIN_RE = re.compile(r"^(?:(?:再|还要|另外)\s*(?:加|买|来|记)|also add|add another|and another|one more)\s*(?:一个|一份|一些|一条|个|some|an?)?\s*", re.I)
 _CORRECTION_RE = re.compile(r"^(?:不是这个|不对|错了|no[,，]?\s*(?:not that)?)[\s，,。.]*(?:我是说|我说的是|是|i meant|i mean)?\s*", re.I)
+_UNDO_RE = re.compile(
+    r"^(?:(?:不对|错了|不是|no|oops)[\s，,。.!！]*)?(?:撤销|撤消|撤回|撤了吧|取消刚才的?(?:操作|那步)?|刚才的?不算|回退|退回|undo|take (?:that|it) back"
+    r"|revert)(?:\s*(?:一下|刚才的?|上一步|那一步|操作|吧|that|it|this|the last (?:one|step|action)|last|please))*[\s。.!！]*$",
+    re.I,
+)
+# "不是这个，是周报那个", "no, not that one, the landlord one": the same action, another record.
+_RETARGET_RE = re.compile(
+    r"^(?:不是这个|不是那个|不是这条|不对|错了)[\s，,。]*(?:是|我说的是|我是说|应该是|要的是)\s*(?P<zh>[^，,。]{1,12}?)\s*(?:的那个|那个|那条|那件|的那条|的)"
+    r"[\s。！!]*$|^no[\s,，.]*(?:not (?:that|this) one[\s,，.]*)?(?:i meant |i mean |it'?s |it was )?the (?P<en>[\w' -]{1,40}?) one[\s.!]*$",
+    re.I,
+)
+_FREQUENCY_RE = re.compile(r"(?P<weekly>每周|每星期|每个星期|每礼拜|\bweekly\b|\bevery week\b|\b(?:once|twice|\w+ times) a week\b)"
+                           r"|每天|每日|天天|\bdaily\b|\bevery day\b", re.I)
 _VERB_WORDS = (
     ("delete", re.compile(r"删|取消|不要了|去掉|delete|remove|cancel|get rid", re.I)),
     ("complete", re.compile(r"完成|做完|搞定|done|finished|complete", re.I)),
@@ -108,6 +122,10 @@ class Route:
     language: str = "zh"
     reason: str = ""
     duration_ms: float = 0.0
+    prefix: str = ""  # said before the actions' results (an undo, a retarget)
+    suffix: str = ""  # said after them
+    learned: Example | None = None  # the household's example that routed it
+    excluded: tuple[str, ...] = ()  # actions the household undid for these words
 
     def trace(self) -> dict[str, Any]:
         return {
@@ -115,6 +133,8 @@ class Route:
             "calls": [{"name": c.name, "arguments": c.arguments} for c in self.calls],
             "candidates": [[n, round(p, 4)] for n, p in self.candidates[:5]], "question": self.question,
             "reason": self.reason, "duration_ms": self.duration_ms,
+            **({"learned": {"text": self.learned.text, "action": self.learned.action, "example": self.learned.group}}
+               if self.learned is not None else {}),
         }
 
 
@@ -126,6 +146,9 @@ class _Context:
     last_label: str = ""
     last_data: dict[str, Any] = field(default_factory=dict)
     pending: tuple[str, dict[str, Any], str] | None = None  # action, args so far, missing key
+    # What the last turn's intent-layer actions did: (action, arguments, result data), for
+    # an undo or a retarget right after it; emptied by a turn the model answered.
+    done: list[tuple[str, dict[str, Any], dict[str, Any]]] = field(default_factory=list)
 
 
 class IntentLayer:
@@ -153,6 +176,7 @@ class IntentLayer:
         self.trained_at = 0.0
         self.model_source = ""  # "trained", "file" (saved by an earlier start) or "memory"
         self.last_route: Route | None = None
+        self.memory: dict[str, Example] = {}
 
     # -- training -------------------------------------------------------------------------
 
@@ -163,8 +187,8 @@ class IntentLayer:
     async def learned_examples(self) -> list[Example]:
         if self.db is None:
             return []
-        rows = await self.db.fetchall("SELECT text, action, arguments FROM intent_examples ORDER BY id")
-        return [Example(r["text"], r["action"], json.loads(r["arguments"] or "{}"), "learned:0") for r in rows]
+        rows = await self.db.fetchall("SELECT id, text, action, arguments FROM intent_examples ORDER BY id")
+        return [Example(r["text"], r["action"], json.loads(r["arguments"] or "{}"), f"learned:{r['id']}") for r in rows]
 
     def train_sync(self, extra: Sequence[Example] = (), *, limit_per_action: int | None = None,
                    fresh: bool = False) -> None:
@@ -206,6 +230,9 @@ class IntentLayer:
                 pass
         self.model.predict("warm up")
         self._learned = len(extra)
+        # What the household taught is also remembered word for word: the same utterance
+        # goes where it was taught, whatever the classifier's margin (`explain` shows it).
+        self.memory = {_key(e.text): e for e in extra}
         self.trained_at = time.time()
         log.info("intent.trained", source=source, examples=self.model.size, actions=len(defs),
                  threshold=round(self.model.threshold, 3),
@@ -241,9 +268,14 @@ class IntentLayer:
 
     async def route(self, text: str, member: str = "", channel: str = "", tools: Sequence[ToolDef] = ()) -> Route:
         started = time.perf_counter()
-        route = self._route(text, self._contexts.setdefault((member, channel), _Context()), tools)
+        ctx = self._contexts.setdefault((member, channel), _Context())
+        undone = [(ctx.last_text, name) for name, _, _ in ctx.done[:1]]
+        route = self._route(text, ctx, tools)
         route.duration_ms = round((time.perf_counter() - started) * 1000, 2)
         self.last_route = route
+        if route.label == "undo" and route.reason == "undo" and self.db is not None and undone and undone[0][0]:
+            # An undo is a lesson: these words should not have done that.
+            await self.learn(undone[0][0], NONE_LABEL, {"undid": undone[0][1]}, member)
         if route.reason == "correction" and self.db is not None:
             ctx = self._contexts[(member, channel)]
             if ctx.last_text and route.calls:
@@ -262,6 +294,11 @@ class IntentLayer:
         question = bool(_ASKS_RE.search(text.strip())) or (
             bool(_QUESTION_RE.search(text.strip()) or _QUESTION_RE.search(stripped))
             and not _REQUEST_RE.search(text.strip()))
+        if _UNDO_RE.match(stripped) or _UNDO_RE.match(text.strip()):
+            return self._undo(ctx, lang)
+        retarget = self._retarget(stripped, ctx, lang)
+        if retarget is not None:
+            return retarget
         # A correction: "不是这个，我是说记到购物清单里" — route what follows, learn from it.
         correction = _CORRECTION_RE.match(stripped)
         if correction and correction.end() < len(stripped) and ctx.last_text:
@@ -281,9 +318,26 @@ class IntentLayer:
                 if args.get(missing) in (None, "", []):
                     args[missing] = self._answer_value(action, missing, stripped)
                 return self._calls(action, args, prediction, lang, reason="slot answered")
+        taught = self.memory.get(_key(text)) or self.memory.get(_key(stripped))
+        if taught is not None and taught.action == NONE_LABEL:
+            # The household undid what these words did: the model decides, without that action.
+            route = self._to_model(text, lang, prediction, tools, question, reason="learned: undone before")
+            undid = str(taught.args.get("undid", ""))
+            route.tools = tuple(t for t in route.tools if t.name != undid)
+            route.learned, route.excluded = taught, (undid,)
+            return route
+        if taught is not None and taught.action in self._actions:
+            prediction = Prediction([(taught.action, 1.0), *((n, p) for n, p in prediction.ranked if n != taught.action)])
         follow = self._follow_up(stripped, prediction, ctx, lang)
         if follow is not None:
             return follow
+        route = self._decide(text, stripped, prediction, ctx, tools, lang, question)
+        if taught is not None and route.label == taught.action:
+            route.learned, route.reason = taught, "learned"
+        return route
+
+    def _decide(self, text: str, stripped: str, prediction: Prediction, ctx: _Context, tools: Sequence[ToolDef],
+                lang: str, question: bool) -> Route:
         label, confidence = prediction.label, prediction.confidence
         if label == NONE_LABEL:
             if confidence >= self.threshold or question:  # small talk, or a question about the world
@@ -308,6 +362,95 @@ class IntentLayer:
             return self._to_model(text, lang, prediction, tools, question, reason="no referent")
         return self._calls(label, args, prediction, lang, question=question, ctx=ctx)
 
+    # -- undo and retarget ----------------------------------------------------------------
+
+    def _undo(self, ctx: _Context, lang: str) -> Route:
+        """Reverse what the last turn's intent-layer actions did, where an action can be
+        reversed (a record made is deleted, a completion reopened, an update put back)."""
+        zh = lang == "zh"
+        if not ctx.done:
+            return Route("intent", "undo", 1.0, answer="没有可以撤销的操作。" if zh else "There is nothing to undo.",
+                         language=lang, reason="nothing to undo")
+        calls, kept = [], []
+        for name, args, data in ctx.done:
+            reverse = self._reverse(name, args, data)
+            if reverse is None:
+                kept.append(f"{name} #{data['id']}" if isinstance(data.get("id"), int) else name)
+            else:
+                calls.append(reverse)
+        note = ""
+        if kept:
+            note = (f"{'、'.join(kept)} 无法自动撤销，记录还在。" if zh
+                    else f"{', '.join(kept)} cannot be undone automatically; the record stays.")
+        learned = ("我记下了：下次这样说，我会先问清楚。" if zh else "Noted: next time you say that, I will check first.") \
+            if self.db is not None else ""
+        if not calls:
+            return Route("intent", "undo", 1.0, answer=" ".join(p for p in (note, learned) if p), language=lang,
+                         reason="undo")
+        prefix = ("已撤销上一步：" if zh else "Undone: ") + (note + " " if note else "")
+        return Route("intent", "undo", 1.0, calls=calls, language=lang, reason="undo", prefix=prefix,
+                     suffix=learned)
+
+    def _reverse(self, name: str, args: Mapping[str, Any], data: Mapping[str, Any]) -> ToolCall | None:
+        record = data.get("id")
+        if not isinstance(record, int):
+            return None
+        entity = _entity(name)
+        reverse: dict[str, Any] = {"id": record}
+        if name.startswith(("create_", "add_", "record_", "write_")):
+            target = next((n for n in self._actions if n.startswith("delete_") and _entity(n) == entity), None)
+        elif name.startswith("complete_"):
+            target = next((n for n in self._actions if n.startswith("update_") and _entity(n) == entity), None)
+            before = data.get("before") or {}
+            reverse["status"] = "open"
+            if before.get("due"):
+                reverse["due"] = before["due"]  # a repeating task goes back to this occurrence
+        elif name.startswith("update_") and isinstance(data.get("before"), Mapping):
+            target = name
+            spec = self.registry.get(name)
+            props = dict(spec.parameters).get("properties", {}) if spec else {}
+            for column, value in data["before"].items():
+                key = {"content": "new_content", "title": "new_title"}.get(column, column)
+                if key == "repeat":
+                    reverse[key] = value or "none"
+                elif key in props and key != "id" and value is not None:
+                    reverse[key] = json.loads(value) if key == "tags" and isinstance(value, str) else value
+            if len(reverse) == 1:
+                return None
+        else:
+            return None
+        if target is None:
+            return None
+        return ToolCall(_call_id(), target, json.dumps(reverse, ensure_ascii=False))
+
+    def _retarget(self, text: str, ctx: _Context, lang: str) -> Route | None:
+        """"不是这个，是周报那个" right after an action on one record: the same action on the
+        record those words name, and the wrong one put back where that can be done."""
+        m = _RETARGET_RE.match(text)
+        touched = [(n, a, d) for n, a, d in ctx.done if not n.startswith(("create_", "add_", "record_", "write_"))]
+        if m is None or len(touched) != 1:
+            return None
+        words = (m.group("zh") or m.group("en") or "").strip()
+        name, args, data = touched[0]
+        spec = self.registry.get(name)
+        props = dict(spec.parameters).get("properties", {}) if spec else {}
+        key = next((k for k in ("content", "title", "habit", "item", "name", "person", "plant", "pet") if k in props), None)
+        if not words or key is None:
+            return None
+        redo = {k: v for k, v in args.items() if k not in ("id", key)}
+        redo[key] = words
+        calls = []
+        reverse = self._reverse(name, args, data)
+        zh = lang == "zh"
+        if reverse is not None:
+            calls.append(reverse)
+            prefix = f"好的，是「{words}」那条。" if zh else f"OK, the {words} one. "
+        else:
+            prefix = (f"好的，是「{words}」那条（刚才对 #{data.get('id')} 的操作无法撤回）。" if zh
+                      else f"OK, the {words} one (what was done to #{data.get('id')} cannot be undone). ")
+        calls.append(ToolCall(_call_id(), name, json.dumps(redo, ensure_ascii=False)))
+        return Route("intent", name, 1.0, calls=calls, language=lang, reason="retarget", prefix=prefix)
+
     def _is_read(self, name: str) -> bool:
         spec = self.registry.get(name)
         return spec is not None and spec.permission is Permission.READ
@@ -320,11 +463,33 @@ class IntentLayer:
         required = list(dict(spec.parameters).get("required", []))
         now = self.clock.now()
         templates = self.templates.get(action, [])
+        # A recurrence ("每个工作日早上七点", "every Monday at 8") is its own slot: taken out
+        # before the rest is read, so it is neither the title nor a one-off due time.
+        repeat = find_repeat(text) if "repeat" in props else None
+        if repeat is not None:
+            rule, (a, b) = repeat
+            said = text[a:b].strip(" ，,")
+            text = re.sub(r"\s{2,}", " ", text[:a] + " " + text[b:]).strip()
         matched = match_template(text, templates, props, now)
         if matched is not None:
             args = {k: v for k, v in matched.items() if k in props}
         else:
             args = generic(text, action, props, required, templates, now, read=spec.permission is Permission.READ)
+        frequency = props.get("frequency", {}).get("enum", [])
+        if "weekly" in frequency:
+            # A habit keeps its frequency enum: 每天 → daily, 每周 → weekly, whatever the template said.
+            m = _FREQUENCY_RE.search(text)
+            if m:
+                args["frequency"] = "weekly" if m.group("weekly") else "daily"
+                for key in ("habit", "name"):
+                    if isinstance(args.get(key), str):
+                        args[key] = _FREQUENCY_RE.sub("", args[key]).strip(" ，,") or args[key]
+        if repeat is not None:
+            args["repeat"] = said
+            first = rule.first(now)
+            for key in required:  # a repeating event needs no start of its own: its first occurrence
+                if key not in args and is_when(props.get(key, {})):
+                    args[key] = first.strftime("%Y-%m-%d %H:%M") if rule.at else first.date().isoformat()
         if not action.startswith(("create_", "add_", "record_", "write_")):
             # A record looked up by its words: "the garage task" is "garage".
             for key in ("content", "title", "habit"):
@@ -394,6 +559,9 @@ class IntentLayer:
             extracted = generic(text, target, props, [], self.templates.get(target, []), self.clock.now(), read=True)
             args.update({k: self._same_day(v, ctx) if is_when(props.get(k, {})) else v
                          for k, v in extracted.items() if k != "id"})
+            recurrence = find_repeat(text) if "repeat" in props else None
+            if recurrence is not None:
+                args["repeat"] = text[recurrence[1][0]:recurrence[1][1]].strip(" ，,")
         return Route("intent", target, 1.0, calls=[ToolCall(_call_id(), target, json.dumps(args, ensure_ascii=False))],
                      candidates=prediction.ranked[:5], language=lang, reason="follow-up")
 
@@ -434,8 +602,16 @@ class IntentLayer:
                  text: str = "") -> str:
         """The answer to an intent-layer action: the actions' own result text."""
         ctx = self._contexts.setdefault((member, channel), _Context())
-        ctx.last_text = text
-        for result in results:
+        undo = route.reason == "undo"
+        if not undo:
+            ctx.last_text = text
+        sent = {c.id: json.loads(c.arguments or "{}") for c in route.calls}
+        ctx.done = [] if undo else [
+            (r.name, sent.get(r.call_id, {}), dict(r.display.data))
+            for r in results if r.ok and r.display is not None and isinstance(r.display.data, Mapping)]
+        if undo:
+            ctx.last_action, ctx.last_id = "", None
+        for result in results if not undo else ():
             data = result.display.data if result.display is not None else None
             if result.ok and isinstance(data, Mapping) and isinstance(data.get("id"), int):
                 if result.name.startswith(("create_", "add_", "record_", "write_")) or result.name != ctx.last_action:
@@ -444,10 +620,12 @@ class IntentLayer:
                     ctx.last_data = {**ctx.last_data, **dict(data)}
                 ctx.last_action, ctx.last_id = result.name, int(data["id"])
         ok = [r.content.strip() for r in results if r.ok and r.content.strip()]
-        return "\n".join(ok or [r.content.strip() for r in results if r.content.strip()])
+        said = "\n".join(ok or [r.content.strip() for r in results if r.content.strip()])
+        return "".join(p for p in (route.prefix, said, ("\n" + route.suffix) if route.suffix else "") if p)
 
     def remember_text(self, text: str, member: str = "", channel: str = "") -> None:
-        self._contexts.setdefault((member, channel), _Context()).last_text = text
+        ctx = self._contexts.setdefault((member, channel), _Context())
+        ctx.last_text, ctx.done = text, []
 
     async def learn(self, text: str, action: str, args: Mapping[str, Any], member: str = "") -> None:
         """Store a household example (a correction); the next retrain uses it."""
@@ -524,6 +702,12 @@ def _main_key(spec: Any) -> str | None:
         if props.get(key, {}).get("type") == "string" and "enum" not in props[key] and not is_when(props[key]):
             return str(key)
     return None
+
+
+def _key(text: str) -> str:
+    """An utterance as the household's examples are looked up: polite words, spaces and
+    punctuation aside, case folded."""
+    return re.sub(r"[\s\W_]+", "", strip_polite(text)).casefold()
 
 
 def _call_id() -> str:

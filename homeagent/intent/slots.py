@@ -22,6 +22,7 @@ from typing import Any
 from homeagent.actions.dates import DateError, parse_when
 from homeagent.actions.modes import ALIASES as MODE_ALIASES
 from homeagent.actions.money import MoneyError, parse_money
+from homeagent.actions.repeat import find_repeat
 from homeagent.intent.training import Template
 from homeagent.numbers import NUM, find_number
 
@@ -70,6 +71,7 @@ _ENUM_WORDS: dict[str, tuple[str, ...]] = {
     "want": ("想看", "想读", "want to"),
     "breakfast": ("早饭", "早餐", "breakfast"), "lunch": ("午饭", "午餐", "lunch"),
     "dinner": ("晚饭", "晚餐", "dinner", "supper"), "snack": ("零食", "加餐", "snack"),
+    "daily": ("每天", "每日", "天天", "daily", "every day"), "weekly": ("每周", "每星期", "每个星期", "weekly", "every week"),
     "sleep": ("睡眠", "睡得", "sleep"), "body": ("体重", "weight"), "diary": ("日记", "diary"),
 }
 _TEXT_KEYS = ("content", "title", "item", "habit", "food", "medicine", "mood", "place", "plant", "pet",
@@ -144,6 +146,9 @@ def _check(key: str, value: str, props: Mapping[str, Any], now: datetime) -> Any
         return value
     if "enum" in prop:
         return value if value in prop["enum"] else None
+    if key == "repeat":  # a recurrence slot holds a recurrence, all of it
+        found = find_repeat(value)
+        return value if found is not None and found[1][1] - found[1][0] >= len(value) - 1 else None
     kind = prop.get("type")
     if kind == "integer":
         number = find_number(value)
