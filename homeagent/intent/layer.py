@@ -279,7 +279,7 @@ class IntentLayer:
         if route.reason == "correction" and self.db is not None:
             ctx = self._contexts[(member, channel)]
             if ctx.last_text and route.calls:
-                await self.learn(ctx.last_text, route.calls[0].name, {}, member)
+                await self.learn(ctx.last_text, route.label, {}, member)
         return route
 
     def _route(self, text: str, ctx: _Context, tools: Sequence[ToolDef]) -> Route:
@@ -303,7 +303,11 @@ class IntentLayer:
         correction = _CORRECTION_RE.match(stripped)
         if correction and correction.end() < len(stripped) and ctx.last_text:
             route = self._route(stripped[correction.end():], ctx, tools)
-            route.reason = "correction" if route.calls else route.reason
+            if route.calls:
+                route.reason = "correction"
+                # What the corrected turn made by mistake goes, where it can.
+                route.calls += [r for n, a, d in ctx.done if n != route.label and n.startswith(
+                    ("create_", "add_", "record_", "write_")) and (r := self._reverse(n, a, d)) is not None]
             return route
         prediction = self.predict(text)
         # A pending missing-slot question: this message is its answer, unless it clearly
@@ -392,6 +396,8 @@ class IntentLayer:
                      suffix=learned)
 
     def _reverse(self, name: str, args: Mapping[str, Any], data: Mapping[str, Any]) -> ToolCall | None:
+        if name == "switch_mode" and data.get("previous"):
+            return ToolCall(_call_id(), name, json.dumps({"mode": data["previous"]}, ensure_ascii=False))
         record = data.get("id")
         if not isinstance(record, int):
             return None

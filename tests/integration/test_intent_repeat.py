@@ -184,3 +184,31 @@ async def test_not_this_one_redoes_the_action_on_the_record_named_and_puts_the_w
     assert "周报" in answer
     assert en == [{"content": "call the plumber", "status": "open"}, {"content": "call the landlord", "status": "done"}]
     assert english.startswith("OK, the landlord one.")
+
+
+async def test_a_correction_removes_the_record_made_by_mistake_and_makes_the_right_one(make_config) -> None:
+    async with _app(make_config, ScriptedProvider([]), permissions={"classes": {"delete": "allow"}}) as app:
+        await turn(app, "提醒我买牛奶")
+        made = await _rows(app, "SELECT content FROM tasks")
+        answer = text_of(await turn(app, "不是这个，我是说把牛奶加到购物清单"))
+        tasks = await _rows(app, "SELECT content FROM tasks")
+        items = await _rows(app, "SELECT name FROM shopping_items")
+        learned = await _rows(app, "SELECT text, action FROM intent_examples")
+    assert made == [{"content": "买牛奶"}]
+    assert tasks == [] and items == [{"name": "牛奶"}]
+    assert "已删除任务" in answer
+    assert learned == [{"text": "提醒我买牛奶", "action": "add_shopping_item"}]
+
+
+async def test_undo_switches_the_household_back_and_says_what_it_cannot_undo(make_config) -> None:
+    async with _app(make_config, ScriptedProvider([])) as app:
+        await turn(app, "我出门了，切换到离家模式")
+        away = await app.modes.current()
+        back = text_of(await turn(app, "不对，撤回"))
+        mode = await app.modes.current()
+        await turn(app, "add milk to the shopping list")
+        kept = text_of(await turn(app, "undo that"))
+        items = await _rows(app, "SELECT name FROM shopping_items")
+    assert away == "away" and mode == "home"
+    assert back.startswith("已撤销上一步：")
+    assert "add_shopping_item" in kept and "cannot be undone" in kept and items == [{"name": "milk"}]
