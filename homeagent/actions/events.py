@@ -60,7 +60,6 @@ def render_event(row: dict[str, Any], lang: str = "zh") -> str:
         ("帮我安排周五下午3点开会", {"title": "开会", "start": "周五下午3点"}),
         ("Schedule a dentist appointment next Tuesday at 10am", {"title": "dentist appointment", "start": "next Tuesday 10am"}),
         ("明天晚上7点和老王吃饭，在海底捞", {"title": "和老王吃饭", "start": "明天晚上7点", "location": "海底捞"}),
-        ("Team sync every Monday at 9am", {"title": "Team sync", "start": "Monday 9am", "repeat": "every Monday"}),
     ],
     featured=1,
 )

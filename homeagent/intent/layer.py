@@ -79,12 +79,12 @@ _UNDO_RE = re.compile(
 )
 # "不是这个，是周报那个", "no, not that one, the landlord one": the same action, another record.
 _RETARGET_RE = re.compile(
-    r"^(?:不是这个|不是那个|不是这条|不对|错了)[\s，,。]*(?:是|我说的是|我是说|应该是|要的是)\s*(?P<zh>[^，,。]{1,12}?)\s*(?:的那个|那个|那条|那件|的那条|的)"
+    r"^(?:不是这个|不是那个|不是这条|不对|错了)[\s，,。]*(?:是|我说的是|我是说|应该是|要的是|删掉?|改|完成)\s*(?P<zh>[^，,。]{1,12}?)\s*(?:的那个|那个|那条|那件|的那条|的)"
     r"[\s。！!]*$|^no[\s,，.]*(?:not (?:that|this) one[\s,，.]*)?(?:i meant |i mean |it'?s |it was )?the (?P<en>[\w' -]{1,40}?) one[\s.!]*$",
     re.I,
 )
 _FREQUENCY_RE = re.compile(r"(?P<weekly>每周|每星期|每个星期|每礼拜|\bweekly\b|\bevery week\b|\b(?:once|twice|\w+ times) a week\b)"
-                           r"|每天|每日|天天|\bdaily\b|\bevery day\b", re.I)
+                           r"|每天|每日|天天|\bdaily\b|\bnightly\b|\bevery (?:day|night|morning|evening)\b", re.I)
 _VERB_WORDS = (
     ("delete", re.compile(r"删|取消|不要了|去掉|delete|remove|cancel|get rid", re.I)),
     ("complete", re.compile(r"完成|做完|搞定|done|finished|complete", re.I)),
@@ -93,7 +93,12 @@ _VERB_WORDS = (
 _MODELS: dict[str, IntentModel] = {}
 _BARE_PRONOUN_RE = re.compile(r"它|这个|那个|这条|那条|it|that|this|that one|this one", re.I)
 _LOOKUP_NOUN_RE = re.compile(r"(?:\s+(?:task|note|event|habit|appointment|countdown|goal)|那个任务|这个任务|任务|那条笔记|笔记"
-                             r"|这个习惯|习惯|的目标|目标|倒计时)$", re.I)
+                             r"|这个习惯|习惯|的目标|目标|倒计时|那个待办|这个待办|待办|这件事|那件事|已经|先)$", re.I)
+# A record looked up by its words, without what only places it: "明天的瑜伽课", "关于旧密码".
+_LOOKUP_LEAD_RE = re.compile(r"^(?:关于|有关|(?:今天|明天|后天|昨天|这周|本周|下周|(?:这|下)?(?:周|星期)[一二三四五六日天])的)")
+_PRIORITY_TAIL_RE = re.compile(r"[，,]?\s*(?:优先级(?:是|为)?(?P<level>[高低])|(?P<level2>[高低])优先级|(?P<level3>high|low) priority)\s*$", re.I)
+# "提醒我…" / "remind me…" asks for a reminder: a task, unless it is an event's own reminder.
+_REMIND_RE = re.compile(r"提醒我|提醒一下|\bremind me\b|\bset a reminder\b", re.I)
 _VERBS = ("create", "add", "record", "update", "delete", "complete", "mark", "check_in", "list", "get", "write")
 
 
@@ -315,7 +320,8 @@ class IntentLayer:
         if ctx.pending is not None:
             action, args, missing = ctx.pending
             ctx.pending = None
-            if not (prediction.label not in (NONE_LABEL, action) and prediction.confidence >= self.threshold
+            # (an answer reads like a command of its own often enough: only a sure one wins)
+            if not (prediction.label not in (NONE_LABEL, action) and prediction.confidence >= max(self.threshold, 0.9)
                     and len(stripped) > 8):
                 filled = {k: v for k, v in self.fill(action, stripped).items() if v not in (None, "", [])}
                 args = {**args, **filled}
@@ -343,6 +349,11 @@ class IntentLayer:
     def _decide(self, text: str, stripped: str, prediction: Prediction, ctx: _Context, tools: Sequence[ToolDef],
                 lang: str, question: bool) -> Route:
         label, confidence = prediction.label, prediction.confidence
+        if (not question and label != "create_task" and "create_task" in self._actions and _REMIND_RE.search(stripped)
+                and not re.search(r"提前.{0,8}提醒|before", stripped, re.I)
+                and (label == NONE_LABEL or label.startswith("record_") or confidence < self.threshold)):
+            label, confidence = "create_task", max(confidence, self.threshold)
+            prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
         if label == NONE_LABEL:
             if confidence >= self.threshold or question:  # small talk, or a question about the world
                 return self._to_model(text, lang, prediction, tools, question, reason="small talk", offer_actions=False)
@@ -454,7 +465,8 @@ class IntentLayer:
         else:
             prefix = (f"好的，是「{words}」那条（刚才对 #{data.get('id')} 的操作无法撤回）。" if zh
                       else f"OK, the {words} one (what was done to #{data.get('id')} cannot be undone). ")
-        calls.append(ToolCall(_call_id(), name, json.dumps(redo, ensure_ascii=False)))
+        # The record meant first: its result is the answer's head and the record touched now.
+        calls.insert(0, ToolCall(_call_id(), name, json.dumps(redo, ensure_ascii=False)))
         return Route("intent", name, 1.0, calls=calls, language=lang, reason="retarget", prefix=prefix)
 
     def _is_read(self, name: str) -> bool:
@@ -500,7 +512,23 @@ class IntentLayer:
             # A record looked up by its words: "the garage task" is "garage".
             for key in ("content", "title", "habit"):
                 if isinstance(args.get(key), str):
-                    args[key] = _LOOKUP_NOUN_RE.sub("", args[key]).strip() or args[key]
+                    value = args[key]
+                    for _ in range(3):
+                        value = _LOOKUP_LEAD_RE.sub("", _LOOKUP_NOUN_RE.sub("", value).strip()).strip()
+                    args[key] = value or args[key]
+        if "priority" in props:
+            # "…, high priority" / "…，优先级高": the priority, not part of the title.
+            for key, value in list(args.items()):
+                m = _PRIORITY_TAIL_RE.search(value) if isinstance(value, str) and key != "priority" else None
+                if m and m.start() > 0:
+                    args[key] = value[: m.start()].strip(" ，,")
+                    level = (m.group("level") or m.group("level2") or m.group("level3") or "").casefold()
+                    args["priority"] = "high" if level in ("high", "高") else "low"
+        if any(is_when(props.get(k, {})) for k in args):
+            # "周五前交报销单": the 前 belongs to the deadline, not to the task.
+            for key, value in list(args.items()):
+                if isinstance(value, str) and not is_when(props.get(key, {})) and re.match(r"(?:之前|以前|前)\s*\S", value):
+                    args[key] = re.sub(r"^(?:之前|以前|前)\s*", "", value)
         return args
 
     def _answer_value(self, action: str, key: str, text: str) -> Any:
@@ -617,7 +645,7 @@ class IntentLayer:
             for r in results if r.ok and r.display is not None and isinstance(r.display.data, Mapping)]
         if undo:
             ctx.last_action, ctx.last_id = "", None
-        for result in results if not undo else ():
+        for result in (() if undo else reversed(results) if route.reason == "retarget" else results):
             data = result.display.data if result.display is not None else None
             if result.ok and isinstance(data, Mapping) and isinstance(data.get("id"), int):
                 if result.name.startswith(("create_", "add_", "record_", "write_")) or result.name != ctx.last_action:

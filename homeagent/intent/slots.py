@@ -105,9 +105,21 @@ _TITLE_QUOTE_RE = re.compile(r"[《「“\"]([^》」”\"]+)[》」”\"]")
 _GLUE = ("那个任务", "这个任务", "任务", "这个习惯", "习惯", "那条笔记", "笔记", "已经", "从日程里", "日程里", "记到日程",
          "到日程", "加到购物单", "加到清单", "划掉", "不要了", "删了", "删掉", "打个卡", "打卡", "搞定啦", "搞定了", "做完了",
          "完成了", "加到", "记一下", "帮我记", "那个", "这个", "心愿单", "购物清单", "购物单", "shopping list", "清单",
-         "加一个", "加个", "加上", "设成", "设为", "改成", "高优先级", "低优先级")
+         "加一个", "加个", "加上", "设成", "设为", "改成", "高优先级", "低优先级", "这件事", "那件事", "要买", "得买")
 _SCHEDULE_KEYS = ("due", "start", "deadline", "end", "expires")
 _NAME_KEYS = ("title", "item", "habit", "dish", "person", "place", "plant", "pet", "medicine", "label", "subject")
+
+
+# English command frames around the object phrase: "Start a habit of …", "Note my mood as …",
+# "… to my wishlist". What they wrap is the record's words.
+_EN_LEAD_RE = re.compile(
+    r"^(?:(?:please|just|also)\s+)?(?:i\s+)?(?:need to (?:grab|buy|get)|(?:add|put|log|record|note|save|make|create|start|track|set"
+    r"|pause|resume|delete|remove|get rid of|mark|check off|cancel)\b(?:\s+(?:a|an|the|my|our|new))*"
+    r"(?:\s+(?:habit|task|note|visit|mood|goal|reminder|item)s?(?:\s+(?:of|to|as|for|about|called|named))?)?)\s+",
+    re.I,
+)
+_EN_FRAME_RE = re.compile(r"\s+(?:to|on|in|into|onto|from)\s+(?:my|the|our)\s+(?:[\w-]+\s+)?(?:list|wishlist|wish list|calendar"
+                          r"|to-do list|todo list|notes?|habits?)$|\s+(?:habit|task|note)$", re.I)
 
 
 def strip_polite(text: str) -> str:
@@ -271,6 +283,8 @@ def generic(text: str, name: str, props: Mapping[str, Any], required: Sequence[s
             args[key] = best_value
     if read:
         return args
+    if args.get("priority") in ("high", "low"):  # "…, high priority": the priority is not the title
+        rest = re.sub(r"[，,]?\s*(?:优先级[高低]|[高低]优先级|(?:high|low) priority)", " ", rest, flags=re.I)
     main = next((k for k in required if props.get(k, {}).get("type") in ("string", None) and k not in args
                  and "enum" not in props.get(k, {}) and not is_when(props.get(k, {}))), None)
     if main is None:
@@ -285,6 +299,8 @@ def generic(text: str, name: str, props: Mapping[str, Any], required: Sequence[s
                 value = _clean(re.split(r"[，,。；;]", value)[0])
         else:
             value = _object_phrase(rest, templates, first=main in _NAME_KEYS)
+        if value and value.isascii():
+            value = _EN_FRAME_RE.sub("", _EN_LEAD_RE.sub("", value)).strip(_PUNCT) or value
         if value:
             args[main] = value
     return _tidy(args, props)
