@@ -96,6 +96,12 @@ _LOOKUP_NOUN_RE = re.compile(r"(?:\s+(?:task|note|event|habit|appointment|countd
                              r"|这个习惯|习惯|的目标|目标|倒计时|那个待办|这个待办|待办|这件事|那件事|已经|先)$", re.I)
 # A record looked up by its words, without what only places it: "明天的瑜伽课", "关于旧密码".
 _LOOKUP_LEAD_RE = re.compile(r"^(?:关于|有关|(?:今天|明天|后天|昨天|这周|本周|下周|(?:这|下)?(?:周|星期)[一二三四五六日天])的)")
+_ENTITY_NOUNS = (
+    ("task", re.compile(r"任务|待办|\btasks?\b|\bto-?dos?\b", re.I)),
+    ("event", re.compile(r"日程|日历|\bcalendar\b|\bevents?\b", re.I)),
+    ("habit", re.compile(r"习惯|\bhabits?\b", re.I)),
+    ("note", re.compile(r"笔记|\b(?:the|my|a) notes?\b", re.I)),
+)
 _PRIORITY_TAIL_RE = re.compile(r"[，,]?\s*(?:优先级(?:是|为)?(?P<level>[高低])|(?P<level2>[高低])优先级|(?P<level3>high|low) priority)\s*$", re.I)
 # "提醒我…" / "remind me…" asks for a reminder: a task, unless it is an event's own reminder.
 _REMIND_RE = re.compile(r"提醒我|提醒一下|\bremind me\b|\bset a reminder\b", re.I)
@@ -354,6 +360,14 @@ class IntentLayer:
                 and (label == NONE_LABEL or label.startswith("record_") or confidence < self.threshold)):
             label, confidence = "create_task", max(confidence, self.threshold)
             prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
+        named = {e for e, rx in _ENTITY_NOUNS if rx.search(stripped)}
+        if len(named) == 1 and label != NONE_LABEL and _entity(label) in {e for e, _ in _ENTITY_NOUNS} - named:
+            # "报销单那个任务推迟到下周一" names the kind of record: the same verb on that kind.
+            verb = label.split("_", 1)[0]
+            other = next((n for n in self._actions if n.split("_", 1)[0] == verb and _entity(n) in named), None)
+            if other is not None:
+                label = other
+                prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
         if label == NONE_LABEL:
             if confidence >= self.threshold or question:  # small talk, or a question about the world
                 return self._to_model(text, lang, prediction, tools, question, reason="small talk", offer_actions=False)
