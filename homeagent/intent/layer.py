@@ -40,6 +40,7 @@ from homeagent.clock import Clock
 from homeagent.intent.classifier import IntentModel, Prediction
 from homeagent.intent.slots import (
     find_day,
+    find_when,
     generic,
     is_when,
     match_template,
@@ -102,6 +103,8 @@ _ENTITY_NOUNS = (
     ("habit", re.compile(r"习惯|\bhabits?\b", re.I)),
     ("note", re.compile(r"笔记|\b(?:the|my|a) notes?\b", re.I)),
 )
+_TOO_RE = re.compile(r"^and\s+(.+?)\s+(?:too|as well)[\s.!]*$", re.I)
+_BARE_FILLER_RE = re.compile(r"[\s，,。.!！吧了啊呀哦嗯]|^算了|^那就|^还是")
 _PRIORITY_TAIL_RE = re.compile(r"[，,]?\s*(?:优先级(?:是|为)?(?P<level>[高低])|(?P<level2>[高低])优先级|(?P<level3>high|low) priority)\s*$", re.I)
 # "提醒我…" / "remind me…" asks for a reminder: a task, unless it is an event's own reminder.
 _REMIND_RE = re.compile(r"提醒我|提醒一下|\bremind me\b|\bset a reminder\b", re.I)
@@ -583,6 +586,9 @@ class IntentLayer:
         if not ctx.last_action:
             return None
         entity = _entity(ctx.last_action)
+        too = _TOO_RE.match(text)  # "and oranges too": one more of the same
+        if too:
+            text = "also add " + too.group(1)
         again = _AGAIN_RE.match(text)
         if again and again.end() < len(text) and ctx.last_action.startswith(("add_", "create_", "record_")):
             args = self.fill(ctx.last_action, text[again.end():])
@@ -590,7 +596,9 @@ class IntentLayer:
             if main and not args.get(main):
                 args[main] = text[again.end():].strip("，,。. ")
             return self._calls(ctx.last_action, args, prediction, lang, ctx=ctx, reason="follow-up: again")
-        if not _PRONOUN_RE.search(text) or ctx.last_id is None:
+        # "改到下午两点吧", "算了，删了吧" right after a record: a bare verb means that record.
+        bare = _is_bare(text)
+        if not (_PRONOUN_RE.search(text) or bare) or ctx.last_id is None:
             return None
         verb = next((v for v, rx in _VERB_WORDS if rx.search(text)), None)
         if verb is None:
@@ -750,6 +758,20 @@ def _main_key(spec: Any) -> str | None:
         if props.get(key, {}).get("type") == "string" and "enum" not in props[key] and not is_when(props[key]):
             return str(key)
     return None
+
+
+def _is_bare(text: str) -> bool:
+    """Only a verb and perhaps a time ("改到下午两点吧", "算了，删了吧", "move it to 5"): no object
+    of its own, so it can only mean the record just touched."""
+    rest = text
+    for _, rx in _VERB_WORDS:
+        rest = rx.sub(" ", rest)
+    found = find_when(rest)
+    if found is not None:
+        rest = rest.replace(found[0], " ")
+    rest = _BARE_FILLER_RE.sub(" ", rest)
+    rest = re.sub(r"到|掉|成|为|\b(?:to|it|that|on|at|for|the|please|instead)\b", " ", rest, flags=re.I)
+    return len(rest.replace(" ", "")) <= 1 if has_han(text) else not rest.split()
 
 
 def _key(text: str) -> str:

@@ -212,3 +212,21 @@ async def test_undo_switches_the_household_back_and_says_what_it_cannot_undo(mak
     assert away == "away" and mode == "home"
     assert back.startswith("已撤销上一步：")
     assert "add_shopping_item" in kept and "cannot be undone" in kept and items == [{"name": "milk"}]
+
+
+async def test_a_bare_verb_or_and_too_right_after_a_record_means_that_record(make_config) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider, permissions={"classes": {"delete": "allow"}}) as app:
+        await turn(app, "提醒我明天上午9点交水费")
+        await turn(app, "改到下午三点吧")
+        moved = await _rows(app, "SELECT content, due FROM tasks")
+        await turn(app, "加个待办：买电池", channel="hall")
+        await turn(app, "算了，删了吧", channel="hall")
+        left = await _rows(app, "SELECT content FROM tasks ORDER BY id")
+        await turn(app, "add bread to the shopping list", channel="porch")
+        await turn(app, "and butter too", channel="porch")
+        items = await _rows(app, "SELECT name FROM shopping_items ORDER BY id")
+    assert provider.requests == []
+    assert moved == [{"content": "交水费", "due": "2026-03-05T15:00:00+08:00"}]
+    assert left == [{"content": "交水费"}]
+    assert items == [{"name": "bread"}, {"name": "butter"}]
