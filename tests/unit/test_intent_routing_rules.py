@@ -45,6 +45,8 @@ def route(layer: IntentLayer, text: str, channel: str = "") -> tuple[str, list[d
         ("取消后天的钢琴课", "delete_event", {"title": "钢琴课"}),
         # The kind of record named decides the kind acted on.
         ("发票那个任务推迟到下周二", "update_task", {"content": "发票", "due": "下周二"}),
+        # Counts in English words in an offset.
+        ("Remind me in three hours to call mum", "create_task", {"content": "call mum", "due": "in three hours"}),
         # "提醒我…" asks for a task, with its recurrence as a slot of its own.
         ("每天早上8点提醒我吃维生素", "create_task", {"content": "吃维生素", "repeat": "每天早上8点"}),
     ],
@@ -53,3 +55,4 @@ def test_general_rules(layer: IntentLayer, text: str, action: str, args: dict) -
     label, calls = route(layer, text)
     assert label == action
     assert calls and {k: calls[0].get(k) for k in args} == args
+
