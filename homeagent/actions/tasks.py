@@ -71,8 +71,6 @@ _REPEAT = repeat("重复 / how it repeats")
         ("Remind me to call the plumber on Friday", {"content": "call the plumber", "due": "Friday"}),
         ("添加待办：交水电费，优先级高", {"content": "交水电费", "priority": "high"}),
         ("Add a task to renew my passport", {"content": "renew my passport"}),
-        ("每个工作日早上七点提醒我吃药", {"content": "吃药", "repeat": "每个工作日早上七点"}),
-        ("Remind me to water the plants every other day", {"content": "water the plants", "repeat": "every other day"}),
     ],
     featured=1,
 )
