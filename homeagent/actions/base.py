@@ -22,6 +22,7 @@ from typing import Any, Literal, Protocol
 
 from homeagent.actions.dates import DateError, When, day_range, parse_when
 from homeagent.actions.money import Money, MoneyError, parse_money
+from homeagent.actions.repeat import Repeat, RepeatError, parse_repeat
 from homeagent.clock import Clock
 from homeagent.errors import ToolError, ToolValidationError
 from homeagent.numbers import find_number, parse_number
@@ -228,6 +229,11 @@ def strings(description: str) -> dict[str, Any]:
     return {"type": "array", "items": {"type": "string"}, "description": description}
 
 
+def repeat(description: str) -> dict[str, Any]:
+    return s(f"{description}（如 每天、每个工作日、每周一、每月1号、每隔一天 / e.g. every day, every weekday, "
+             "every Monday at 8, monthly on the 1st, every other day）")
+
+
 def when(description: str) -> dict[str, Any]:
     return s(f"{description}（照抄用户的说法即可，如 明天下午3点、下周五 / copy the user's words, e.g. tomorrow 5pm, next Friday）")
 
@@ -293,6 +299,27 @@ class Call:
             return parse_when(str(raw), self.now, prefer=prefer)
         except DateError as err:
             raise ToolValidationError(f"{key}: {err}") from err
+
+    def repeat(self, key: str = "repeat") -> Repeat | None:
+        raw = self.args.get(key)
+        if raw is None or str(raw).strip() in ("", "none", "no", "不重复"):
+            return None
+        try:
+            return parse_repeat(str(raw))
+        except RepeatError as err:
+            raise ToolValidationError(f"{key}: {err}") from err
+
+    def first_due(self, key: str, rule: Repeat | None) -> When | None:
+        """The `key` moment; for a repeating record without one, its first occurrence, and
+        a bare day with the rule's time of day."""
+        due = self.when(key)
+        if rule is None:
+            return due
+        if due is None:
+            return When(rule.first(self.now), rule.at is not None)
+        if not due.has_time and rule.at is not None:
+            return When(datetime.combine(due.day, rule.at, self.now.tzinfo), True)
+        return due
 
     def day(self, key: str, *, prefer: Literal["future", "past"] = "future") -> date | None:
         found = self.when(key, prefer=prefer)
@@ -415,5 +442,5 @@ def _names_single_day(text: str) -> bool:
 
 __all__ = [
     "ID", "LIST", "PAGE", "CATEGORIES", "ActionDef", "ActionRegistry", "ActionSettings", "Call", "Category",
-    "ChannelSource", "Deps", "ModeStore", "SearchBackend", "boolean", "enum", "i", "num", "s", "strings", "when",
+    "ChannelSource", "Deps", "ModeStore", "SearchBackend", "boolean", "enum", "i", "num", "repeat", "s", "strings", "when",
 ]

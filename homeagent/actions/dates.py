@@ -318,6 +318,11 @@ def _clock_time(s: str) -> time | None:
     return time(hour, int(minute or 0))
 
 
+def clock_time(text: str) -> time | None:
+    """The time of day in `text` (下午3点, 7:30, 8am, noon), or None."""
+    return _clock_time(text.casefold())
+
+
 def _has_word(s: str, word: str) -> bool:
     if word.isascii():
         return re.search(rf"\b{word}\b", s) is not None

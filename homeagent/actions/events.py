@@ -15,9 +15,11 @@ from homeagent.actions.base import (
     boolean,
     enum,
     i,
+    repeat,
     s,
     when,
 )
+from homeagent.actions.repeat import show_repeat
 from homeagent.actions.sql import Where, delete, find, insert, page, rows, show_when, update
 from homeagent.errors import ToolValidationError
 from homeagent.store import Database
@@ -35,6 +37,8 @@ def render_event(row: dict[str, Any], lang: str = "zh") -> str:
         text += f"–{show_when(row['end'])[11:]}"
     if row.get("location"):
         text += f" @ {row['location']}"
+    if row.get("repeat"):
+        text += f" · {show_repeat(row['repeat'], lang)}"
     return text
 
 
@@ -49,6 +53,7 @@ def render_event(row: dict[str, Any], lang: str = "zh") -> str:
         "location": s("地点 / where"),
         "notes": s("备注 / notes"),
         "remind_minutes": i("提前几分钟提醒 / remind this many minutes before", 0, 10080),
+        "repeat": repeat("重复 / how it repeats"),
     },
     required=["title", "start"],
     examples=[
@@ -60,7 +65,8 @@ def render_event(row: dict[str, Any], lang: str = "zh") -> str:
 )
 async def create_event(c: Call) -> ToolOutput:
     title = c.need("title")
-    start = c.when("start")
+    rule = c.repeat()
+    start = c.first_due("start", rule)
     if start is None:
         raise ToolValidationError("start: required; e.g. 2026-03-06 15:00 or 周五下午3点")
     end = c.when("end")
@@ -74,10 +80,13 @@ async def create_event(c: Call) -> ToolOutput:
     row = {
         "title": title, "start": start.iso(), "end": end_iso, "day": start.day.isoformat(),
         "all_day": 0 if start.has_time else 1, "location": c.text("location", ""),
-        "notes": c.text("notes", ""), "remind_minutes": c.args.get("remind_minutes"), **c.stamp(),
+        "notes": c.text("notes", ""), "remind_minutes": c.args.get("remind_minutes"),
+        "repeat": rule.code() if rule else "", **c.stamp(),
     }
     row_id = await insert(c.db, "events", row)
     when_text = show_when(start.iso()) + ("" if start.has_time else c.t("（全天）", " (all day)"))
+    if rule:
+        when_text += f"，{show_repeat(rule.code(), 'zh')}" if c.lang == "zh" else f", {show_repeat(rule.code(), 'en')}"
     return c.done(f"已创建日程 #{row_id}：{title}，{when_text}。",
                   f"Created event #{row_id}: {title}, {when_text}.", {"id": row_id, **row})
 
@@ -100,7 +109,7 @@ async def list_events(c: Call) -> ToolOutput:
     where = Where().between("day", start, end).keyword(["title", "location", "notes"], c.text("query"))
     limit, offset = c.page()
     found, total = await page(c.db, "events", where, "start, id", limit, offset)
-    return c.listing(EVENT, found, total, lambda r: render_event(dict(r)), offset=offset)
+    return c.listing(EVENT, found, total, lambda r: render_event(dict(r), c.lang), offset=offset)
 
 
 @CATEGORY.define(
@@ -114,6 +123,7 @@ async def list_events(c: Call) -> ToolOutput:
         "end": when("新的结束时间 / new end"),
         "location": s("新地点 / new place"),
         "notes": s("新备注 / new notes"),
+        "repeat": repeat("新的重复规则，none 表示不再重复 / how it repeats now; none to stop"),
     },
     examples=[
         ("把开会改到下午4点", {"title": "开会", "start": "下午4点"}),
@@ -139,12 +149,16 @@ async def update_event(c: Call) -> ToolOutput:
     for key in ("location", "notes"):
         if c.text(key) is not None:
             changes[key] = c.text(key)
+    if "repeat" in c.args:
+        rule = c.repeat()
+        changes["repeat"] = rule.code() if rule else ""
     if not changes:
-        return c.done("没有要修改的内容：请给出 new_title、start、end、location 或 notes。",
-                      "Nothing to change: give new_title, start, end, location or notes.")
+        return c.done("没有要修改的内容：请给出 new_title、start、end、location、notes 或 repeat。",
+                      "Nothing to change: give new_title, start, end, location, notes or repeat.")
     await update(c.db, "events", row["id"], changes)
-    merged = render_event({**row, **changes})
-    return c.done(f"已更新日程：{merged}。", f"Updated event: {merged}.", {"id": row["id"], **changes})
+    merged = render_event({**row, **changes}, c.lang)
+    return c.done(f"已更新日程：{merged}。", f"Updated event: {merged}.",
+                  {"id": row["id"], **changes, "before": {k: row.get(k) for k in changes}})
 
 
 @CATEGORY.define(

@@ -275,6 +275,13 @@ def _0122_habit_reminders(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE habits ADD COLUMN remind_at TEXT")
 
 
+def _0022_repeat(conn: sqlite3.Connection) -> None:
+    # A task or event may repeat (homeagent.actions.repeat: "weekdays@07:00", "weekly:1");
+    # '' is a one-off. The scheduler moves a repeating record to its next occurrence.
+    conn.execute("ALTER TABLE tasks ADD COLUMN repeat TEXT NOT NULL DEFAULT ''")
+    conn.execute("ALTER TABLE events ADD COLUMN repeat TEXT NOT NULL DEFAULT ''")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(10, "tool_call_log", create_tool_call_log),
     Migration(11, "actions_tasks", _0011_tasks),
@@ -288,5 +295,6 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(19, "actions_inventory", _0019_inventory),
     Migration(20, "household_mode", _0020_household_mode),
     Migration(21, "actions_extras", _0021_extras),
+    Migration(22, "actions_repeat", _0022_repeat),
     Migration(122, "actions_habit_reminders", _0122_habit_reminders),
 )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import date, datetime
 from typing import Any
 
 from homeagent.actions.base import (
@@ -13,10 +14,12 @@ from homeagent.actions.base import (
     Category,
     Deps,
     enum,
+    repeat,
     s,
     strings,
     when,
 )
+from homeagent.actions.repeat import RepeatError, parse_repeat, show_repeat
 from homeagent.actions.sql import (
     Where,
     delete,
@@ -41,9 +44,14 @@ def render(row: dict[str, Any], lang: str = "zh") -> str:
         parts.append(("截止 " if lang == "zh" else "due ") + show_when(row["due"]))
     if row.get("priority") and row["priority"] != "medium":
         parts.append(_PRIORITY_ZH[row["priority"]] + "优先级" if lang == "zh" else f"{row['priority']} priority")
+    if row.get("repeat"):
+        parts.append(show_repeat(row["repeat"], lang))
     if row.get("status") == "done":
         parts.append("已完成" if lang == "zh" else "done")
     return " · ".join(parts)
+
+
+_REPEAT = repeat("重复 / how it repeats")
 
 
 @CATEGORY.define(
@@ -55,6 +63,7 @@ def render(row: dict[str, Any], lang: str = "zh") -> str:
         "due": when("截止时间 / when it is due"),
         "category": s("分类 / category"),
         "tags": strings("标签 / tags"),
+        "repeat": _REPEAT,
     },
     required=["content"],
     examples=[
@@ -67,7 +76,8 @@ def render(row: dict[str, Any], lang: str = "zh") -> str:
 )
 async def create_task(c: Call) -> ToolOutput:
     content = c.need("content")
-    due = c.when("due")
+    rule = c.repeat()
+    due = c.first_due("due", rule)
     tags = tags_of(c.args.get("tags"))
     row = {
         "content": content,
@@ -76,13 +86,16 @@ async def create_task(c: Call) -> ToolOutput:
         "due_day": due.day.isoformat() if due else None,
         "category": c.text("category", ""),
         "tags": json.dumps(tags, ensure_ascii=False),
+        "repeat": rule.code() if rule else "",
         **c.stamp(),
     }
     row_id = await insert(c.db, "tasks", row)
     due_text = show_when(row["due"]) if due else c.t("无", "none")
+    again_zh = f"，{show_repeat(rule.code(), 'zh')}" if rule else ""
+    again_en = f", {show_repeat(rule.code(), 'en')}" if rule else ""
     return c.done(
-        f"已创建任务 #{row_id}：{content}，截止 {due_text}。",
-        f"Created task #{row_id}: {content}, due {due_text}.",
+        f"已创建任务 #{row_id}：{content}，截止 {due_text}{again_zh}。",
+        f"Created task #{row_id}: {content}, due {due_text}{again_en}.",
         {"id": row_id, **row, "tags": tags},
     )
 
@@ -103,12 +116,47 @@ async def complete_task(c: Call) -> ToolOutput:
     if row["status"] == "done":
         return c.done(f"任务 #{row['id']}「{row['content']}」早已完成。",
                       f"Task #{row['id']} ({row['content']}) was already done.")
+    if row.get("repeat"):
+        return await _complete_occurrence(c, row)
     await update(c.db, "tasks", row["id"], {
         "status": "done", "completed_at": c.now.isoformat(timespec="seconds"),
         "completed_day": c.today.isoformat(),
     })
     return c.done(f"已完成任务 #{row['id']}：{row['content']}。",
                   f"Marked task #{row['id']} done: {row['content']}.", {"id": row["id"]})
+
+
+async def _complete_occurrence(c: Call, row: dict[str, Any]) -> ToolOutput:
+    """A repeating task stays open: this occurrence is done, the due moves to the next one
+    (unless the scheduler already moved it there when this occurrence was reminded)."""
+    stamp = {"completed_at": c.now.isoformat(timespec="seconds"), "completed_day": c.today.isoformat()}
+    changes: dict[str, Any] = dict(stamp)
+    if not row["due_day"] or row["due_day"] <= c.today.isoformat():
+        nxt = next_due(row["repeat"], row["due"], c.now)
+        if nxt is not None:
+            changes.update(due=nxt[0], due_day=nxt[1])
+    await update(c.db, "tasks", row["id"], changes)
+    following = show_when(changes.get("due", row["due"]))
+    return c.done(f"已完成本次任务 #{row['id']}：{row['content']}；下次 {following}。",
+                  f"Marked this time of task #{row['id']} done: {row['content']}; next {following}.",
+                  {"id": row["id"], "repeat": row["repeat"], "before": {"due": row["due"], "status": "open"}, **changes})
+
+
+def next_due(code: str, due: str | None, now: datetime) -> tuple[str, str] | None:
+    """The next occurrence of a repeating task after both its due and `now`: (iso, day)."""
+    try:
+        rule = parse_repeat(code)
+    except RepeatError:
+        return None
+    anchor = datetime.fromisoformat(due) if due and "T" in due else None
+    day_only = date.fromisoformat(due[:10]) if due and anchor is None else None
+    if anchor is not None and anchor.tzinfo is None:
+        anchor = anchor.replace(tzinfo=now.tzinfo)
+    after = max(anchor, now) if anchor is not None else now
+    nxt = rule.next_after(after, anchor or day_only)
+    if rule.at is None and anchor is None:
+        return nxt.date().isoformat(), nxt.date().isoformat()
+    return nxt.isoformat(timespec="seconds"), nxt.date().isoformat()
 
 
 @CATEGORY.define(
@@ -153,6 +201,7 @@ async def list_tasks(c: Call) -> ToolOutput:
         "priority": _PRIORITY,
         "status": enum("open 或 done / open or done", "open", "done"),
         "tags": strings("新的标签 / new tags"),
+        "repeat": repeat("新的重复规则，none 表示不再重复 / how it repeats now; none to stop"),
     },
     examples=[
         ("把周报任务改到后天截止", {"content": "周报", "due": "后天"}),
@@ -176,13 +225,16 @@ async def update_task(c: Call) -> ToolOutput:
         changes["completed_day"] = c.today.isoformat() if done else None
     if "tags" in c.args:
         changes["tags"] = json.dumps(tags_of(c.args["tags"]), ensure_ascii=False)
+    if "repeat" in c.args:
+        rule = c.repeat()
+        changes["repeat"] = rule.code() if rule else ""
     if not changes:
-        return c.done("没有要修改的内容：请给出 new_content、due、priority、status 或 tags。",
-                      "Nothing to change: give new_content, due, priority, status or tags.")
+        return c.done("没有要修改的内容：请给出 new_content、due、priority、status、tags 或 repeat。",
+                      "Nothing to change: give new_content, due, priority, status, tags or repeat.")
     await update(c.db, "tasks", row["id"], changes)
     merged = {**row, **changes}
     return c.done(f"已更新任务：{render(merged, 'zh')}。", f"Updated task: {render(merged, 'en')}.",
-                  {"id": row["id"], **changes})
+                  {"id": row["id"], **changes, "before": {k: row.get(k) for k in changes}})
 
 
 @CATEGORY.define(

@@ -83,6 +83,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
         "answer": route.answer,
         "ranked": [[n, round(p, 4)] for n, p in layer.predict(text).ranked[: args.top]],
         "offered_to_model": [t.name for t in route.tools][: args.top] if route.path == "model" else [],
+        "learned": ({"text": route.learned.text, "action": route.learned.action, "example": route.learned.group}
+                    if route.learned is not None else None),
     }
     if args.json:
         print(json.dumps(out, ensure_ascii=False, indent=1))
@@ -94,6 +96,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
         print(f"  call: {call['name']} {json.dumps(call['arguments'], ensure_ascii=False)}")
     if route.answer:
         print(f"  answer: {route.answer}")
+    if route.learned is not None:
+        print(f"  learned from the household ({route.learned.group}): {route.learned.text!r} → {route.learned.action}")
     print("  ranked:")
     for name, prob in out["ranked"]:
         print(f"    {prob:.3f}  {name}")

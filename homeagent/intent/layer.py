@@ -34,11 +34,13 @@ import anyio
 
 from homeagent.actions.base import CATEGORIES
 from homeagent.actions.dates import DateError, parse_when
+from homeagent.actions.repeat import find_repeat
 from homeagent.chat import ToolCall, ToolDef
 from homeagent.clock import Clock
 from homeagent.intent.classifier import IntentModel, Prediction
 from homeagent.intent.slots import (
     find_day,
+    find_when,
     generic,
     is_when,
     match_template,
@@ -71,6 +73,19 @@ _HELP_RE = re.compile(
 _PRONOUN_RE = re.compile(r"它|这个|那个|这条|那条|刚才那|刚刚那|\bit\b|\bthat one\b|\bthat\b|\bthis one\b|\bthe last one\b", re.I)
 _AGAIN_RE = re.compile(r"^(?:(?:再|还要|另外)\s*(?:加|买|来|记)|also add|add another|and another|one more)\s*(?:一个|一份|一些|一条|个|some|an?)?\s*", re.I)
 _CORRECTION_RE = re.compile(r"^(?:不是这个|不对|错了|no[,，]?\s*(?:not that)?)[\s，,。.]*(?:我是说|我说的是|是|i meant|i mean)?\s*", re.I)
+_UNDO_RE = re.compile(
+    r"^(?:(?:不对|错了|不是|no|oops)[\s，,。.!！]*)?(?:撤销|撤消|撤回|撤了吧|取消刚才的?(?:操作|那步)?|刚才的?不算|回退|退回|undo|take (?:that|it) back"
+    r"|revert)(?:\s*(?:一下|刚才的?|上一步|那一步|操作|吧|that|it|this|the last (?:one|step|action)|last|please))*[\s。.!！]*$",
+    re.I,
+)
+# "不是这个，是周报那个", "no, not that one, the landlord one": the same action, another record.
+_RETARGET_RE = re.compile(
+    r"^(?:不是这个|不是那个|不是这条|不对|错了)[\s，,。]*(?:是|我说的是|我是说|应该是|要的是|删掉?|改|完成)\s*(?P<zh>[^，,。]{1,12}?)\s*(?:的那个|那个|那条|那件|的那条|的)"
+    r"[\s。！!]*$|^no[\s,，.]*(?:not (?:that|this) one[\s,，.]*)?(?:i meant |i mean |it'?s |it was )?the (?P<en>[\w' -]{1,40}?) one[\s.!]*$",
+    re.I,
+)
+_FREQUENCY_RE = re.compile(r"(?P<weekly>每周|每星期|每个星期|每礼拜|\bweekly\b|\bevery week\b|\b(?:once|twice|\w+ times) a week\b)"
+                           r"|每天|每日|天天|\bdaily\b|\bnightly\b|\bevery (?:day|night|morning|evening)\b", re.I)
 _VERB_WORDS = (
     ("delete", re.compile(r"删|取消|不要了|去掉|delete|remove|cancel|get rid", re.I)),
     ("complete", re.compile(r"完成|做完|搞定|done|finished|complete", re.I)),
@@ -79,7 +94,20 @@ _VERB_WORDS = (
 _MODELS: dict[str, IntentModel] = {}
 _BARE_PRONOUN_RE = re.compile(r"它|这个|那个|这条|那条|it|that|this|that one|this one", re.I)
 _LOOKUP_NOUN_RE = re.compile(r"(?:\s+(?:task|note|event|habit|appointment|countdown|goal)|那个任务|这个任务|任务|那条笔记|笔记"
-                             r"|这个习惯|习惯|的目标|目标|倒计时)$", re.I)
+                             r"|这个习惯|习惯|的目标|目标|倒计时|那个待办|这个待办|待办|这件事|那件事|已经|先)$", re.I)
+# A record looked up by its words, without what only places it: "明天的瑜伽课", "关于旧密码".
+_LOOKUP_LEAD_RE = re.compile(r"^(?:关于|有关|(?:今天|明天|后天|昨天|这周|本周|下周|(?:这|下)?(?:周|星期)[一二三四五六日天])的)")
+_ENTITY_NOUNS = (
+    ("task", re.compile(r"任务|待办|\btasks?\b|\bto-?dos?\b", re.I)),
+    ("event", re.compile(r"日程|日历|\bcalendar\b|\bevents?\b", re.I)),
+    ("habit", re.compile(r"习惯|\bhabits?\b", re.I)),
+    ("note", re.compile(r"笔记|\b(?:the|my|a) notes?\b", re.I)),
+)
+_TOO_RE = re.compile(r"^and\s+(.+?)\s+(?:too|as well)[\s.!]*$", re.I)
+_BARE_FILLER_RE = re.compile(r"[\s，,。.!！吧了啊呀哦嗯]|^算了|^那就|^还是")
+_PRIORITY_TAIL_RE = re.compile(r"[，,]?\s*(?:优先级(?:是|为)?(?P<level>[高低])|(?P<level2>[高低])优先级|(?P<level3>high|low) priority)\s*$", re.I)
+# "提醒我…" / "remind me…" asks for a reminder: a task, unless it is an event's own reminder.
+_REMIND_RE = re.compile(r"提醒我|提醒一下|\bremind me\b|\bset a reminder\b", re.I)
 _VERBS = ("create", "add", "record", "update", "delete", "complete", "mark", "check_in", "list", "get", "write")
 
 
@@ -108,6 +136,10 @@ class Route:
     language: str = "zh"
     reason: str = ""
     duration_ms: float = 0.0
+    prefix: str = ""  # said before the actions' results (an undo, a retarget)
+    suffix: str = ""  # said after them
+    learned: Example | None = None  # the household's example that routed it
+    excluded: tuple[str, ...] = ()  # actions the household undid for these words
 
     def trace(self) -> dict[str, Any]:
         return {
@@ -115,6 +147,8 @@ class Route:
             "calls": [{"name": c.name, "arguments": c.arguments} for c in self.calls],
             "candidates": [[n, round(p, 4)] for n, p in self.candidates[:5]], "question": self.question,
             "reason": self.reason, "duration_ms": self.duration_ms,
+            **({"learned": {"text": self.learned.text, "action": self.learned.action, "example": self.learned.group}}
+               if self.learned is not None else {}),
         }
 
 
@@ -126,6 +160,9 @@ class _Context:
     last_label: str = ""
     last_data: dict[str, Any] = field(default_factory=dict)
     pending: tuple[str, dict[str, Any], str] | None = None  # action, args so far, missing key
+    # What the last turn's intent-layer actions did: (action, arguments, result data), for
+    # an undo or a retarget right after it; emptied by a turn the model answered.
+    done: list[tuple[str, dict[str, Any], dict[str, Any]]] = field(default_factory=list)
 
 
 class IntentLayer:
@@ -153,6 +190,7 @@ class IntentLayer:
         self.trained_at = 0.0
         self.model_source = ""  # "trained", "file" (saved by an earlier start) or "memory"
         self.last_route: Route | None = None
+        self.memory: dict[str, Example] = {}
 
     # -- training -------------------------------------------------------------------------
 
@@ -163,8 +201,8 @@ class IntentLayer:
     async def learned_examples(self) -> list[Example]:
         if self.db is None:
             return []
-        rows = await self.db.fetchall("SELECT text, action, arguments FROM intent_examples ORDER BY id")
-        return [Example(r["text"], r["action"], json.loads(r["arguments"] or "{}"), "learned:0") for r in rows]
+        rows = await self.db.fetchall("SELECT id, text, action, arguments FROM intent_examples ORDER BY id")
+        return [Example(r["text"], r["action"], json.loads(r["arguments"] or "{}"), f"learned:{r['id']}") for r in rows]
 
     def train_sync(self, extra: Sequence[Example] = (), *, limit_per_action: int | None = None,
                    fresh: bool = False, warm: bool = True) -> None:
@@ -197,6 +235,9 @@ class IntentLayer:
         if warm:
             self.warm_up()
         self._learned = len(extra)
+        # What the household taught is also remembered word for word: the same utterance
+        # goes where it was taught, whatever the classifier's margin (`explain` shows it).
+        self.memory = {_key(e.text): e for e in extra}
         self.trained_at = time.time()
         log.info("intent.trained", source=source, examples=self.model.size, actions=len(defs),
                  threshold=round(self.model.threshold, 3),
@@ -255,13 +296,18 @@ class IntentLayer:
 
     async def route(self, text: str, member: str = "", channel: str = "", tools: Sequence[ToolDef] = ()) -> Route:
         started = time.perf_counter()
-        route = self._route(text, self._contexts.setdefault((member, channel), _Context()), tools)
+        ctx = self._contexts.setdefault((member, channel), _Context())
+        undone = [(ctx.last_text, name) for name, _, _ in ctx.done[:1]]
+        route = self._route(text, ctx, tools)
         route.duration_ms = round((time.perf_counter() - started) * 1000, 2)
         self.last_route = route
+        if route.label == "undo" and route.reason == "undo" and self.db is not None and undone and undone[0][0]:
+            # An undo is a lesson: these words should not have done that.
+            await self.learn(undone[0][0], NONE_LABEL, {"undid": undone[0][1]}, member)
         if route.reason == "correction" and self.db is not None:
             ctx = self._contexts[(member, channel)]
             if ctx.last_text and route.calls:
-                await self.learn(ctx.last_text, route.calls[0].name, {}, member)
+                await self.learn(ctx.last_text, route.label, {}, member)
         return route
 
     def _route(self, text: str, ctx: _Context, tools: Sequence[ToolDef]) -> Route:
@@ -276,11 +322,20 @@ class IntentLayer:
         question = bool(_ASKS_RE.search(text.strip())) or (
             bool(_QUESTION_RE.search(text.strip()) or _QUESTION_RE.search(stripped))
             and not _REQUEST_RE.search(text.strip()))
+        if _UNDO_RE.match(stripped) or _UNDO_RE.match(text.strip()):
+            return self._undo(ctx, lang)
+        retarget = self._retarget(stripped, ctx, lang)
+        if retarget is not None:
+            return retarget
         # A correction: "不是这个，我是说记到购物清单里" — route what follows, learn from it.
         correction = _CORRECTION_RE.match(stripped)
         if correction and correction.end() < len(stripped) and ctx.last_text:
             route = self._route(stripped[correction.end():], ctx, tools)
-            route.reason = "correction" if route.calls else route.reason
+            if route.calls:
+                route.reason = "correction"
+                # What the corrected turn made by mistake goes, where it can.
+                route.calls += [r for n, a, d in ctx.done if n != route.label and n.startswith(
+                    ("create_", "add_", "record_", "write_")) and (r := self._reverse(n, a, d)) is not None]
             return route
         prediction = self.predict(text)
         # A pending missing-slot question: this message is its answer, unless it clearly
@@ -288,17 +343,48 @@ class IntentLayer:
         if ctx.pending is not None:
             action, args, missing = ctx.pending
             ctx.pending = None
-            if not (prediction.label not in (NONE_LABEL, action) and prediction.confidence >= self.threshold
+            # (an answer reads like a command of its own often enough: only a sure one wins)
+            if not (prediction.label not in (NONE_LABEL, action) and prediction.confidence >= max(self.threshold, 0.9)
                     and len(stripped) > 8):
                 filled = {k: v for k, v in self.fill(action, stripped).items() if v not in (None, "", [])}
                 args = {**args, **filled}
                 if args.get(missing) in (None, "", []):
                     args[missing] = self._answer_value(action, missing, stripped)
                 return self._calls(action, args, prediction, lang, reason="slot answered")
+        taught = self.memory.get(_key(text)) or self.memory.get(_key(stripped))
+        if taught is not None and taught.action == NONE_LABEL:
+            # The household undid what these words did: the model decides, without that action.
+            route = self._to_model(text, lang, prediction, tools, question, reason="learned: undone before")
+            undid = str(taught.args.get("undid", ""))
+            route.tools = tuple(t for t in route.tools if t.name != undid)
+            route.learned, route.excluded = taught, (undid,)
+            return route
+        if taught is not None and taught.action in self._actions:
+            prediction = Prediction([(taught.action, 1.0), *((n, p) for n, p in prediction.ranked if n != taught.action)])
         follow = self._follow_up(stripped, prediction, ctx, lang)
         if follow is not None:
             return follow
+        route = self._decide(text, stripped, prediction, ctx, tools, lang, question)
+        if taught is not None and route.label == taught.action:
+            route.learned, route.reason = taught, "learned"
+        return route
+
+    def _decide(self, text: str, stripped: str, prediction: Prediction, ctx: _Context, tools: Sequence[ToolDef],
+                lang: str, question: bool) -> Route:
         label, confidence = prediction.label, prediction.confidence
+        if (not question and label != "create_task" and "create_task" in self._actions and _REMIND_RE.search(stripped)
+                and not re.search(r"提前.{0,8}提醒|before", stripped, re.I)
+                and (label == NONE_LABEL or label.startswith("record_") or confidence < self.threshold)):
+            label, confidence = "create_task", max(confidence, self.threshold)
+            prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
+        named = {e for e, rx in _ENTITY_NOUNS if rx.search(stripped)}
+        if len(named) == 1 and label != NONE_LABEL and _entity(label) in {e for e, _ in _ENTITY_NOUNS} - named:
+            # "报销单那个任务推迟到下周一" names the kind of record: the same verb on that kind.
+            verb = label.split("_", 1)[0]
+            other = next((n for n in self._actions if n.split("_", 1)[0] == verb and _entity(n) in named), None)
+            if other is not None:
+                label = other
+                prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
         if label == NONE_LABEL:
             if confidence >= self.threshold or question:  # small talk, or a question about the world
                 return self._to_model(text, lang, prediction, tools, question, reason="small talk", offer_actions=False)
@@ -322,6 +408,98 @@ class IntentLayer:
             return self._to_model(text, lang, prediction, tools, question, reason="no referent")
         return self._calls(label, args, prediction, lang, question=question, ctx=ctx)
 
+    # -- undo and retarget ----------------------------------------------------------------
+
+    def _undo(self, ctx: _Context, lang: str) -> Route:
+        """Reverse what the last turn's intent-layer actions did, where an action can be
+        reversed (a record made is deleted, a completion reopened, an update put back)."""
+        zh = lang == "zh"
+        if not ctx.done:
+            return Route("intent", "undo", 1.0, answer="没有可以撤销的操作。" if zh else "There is nothing to undo.",
+                         language=lang, reason="nothing to undo")
+        calls, kept = [], []
+        for name, args, data in ctx.done:
+            reverse = self._reverse(name, args, data)
+            if reverse is None:
+                kept.append(f"{name} #{data['id']}" if isinstance(data.get("id"), int) else name)
+            else:
+                calls.append(reverse)
+        note = ""
+        if kept:
+            note = (f"{'、'.join(kept)} 无法自动撤销，记录还在。" if zh
+                    else f"{', '.join(kept)} cannot be undone automatically; the record stays.")
+        learned = ("我记下了：下次这样说，我会先问清楚。" if zh else "Noted: next time you say that, I will check first.") \
+            if self.db is not None else ""
+        if not calls:
+            return Route("intent", "undo", 1.0, answer=" ".join(p for p in (note, learned) if p), language=lang,
+                         reason="undo")
+        prefix = ("已撤销上一步：" if zh else "Undone: ") + (note + " " if note else "")
+        return Route("intent", "undo", 1.0, calls=calls, language=lang, reason="undo", prefix=prefix,
+                     suffix=learned)
+
+    def _reverse(self, name: str, args: Mapping[str, Any], data: Mapping[str, Any]) -> ToolCall | None:
+        if name == "switch_mode" and data.get("previous"):
+            return ToolCall(_call_id(), name, json.dumps({"mode": data["previous"]}, ensure_ascii=False))
+        record = data.get("id")
+        if not isinstance(record, int):
+            return None
+        entity = _entity(name)
+        reverse: dict[str, Any] = {"id": record}
+        if name.startswith(("create_", "add_", "record_", "write_")):
+            target = next((n for n in self._actions if n.startswith("delete_") and _entity(n) == entity), None)
+        elif name.startswith("complete_"):
+            target = next((n for n in self._actions if n.startswith("update_") and _entity(n) == entity), None)
+            before = data.get("before") or {}
+            reverse["status"] = "open"
+            if before.get("due"):
+                reverse["due"] = before["due"]  # a repeating task goes back to this occurrence
+        elif name.startswith("update_") and isinstance(data.get("before"), Mapping):
+            target = name
+            spec = self.registry.get(name)
+            props = dict(spec.parameters).get("properties", {}) if spec else {}
+            for column, value in data["before"].items():
+                key = {"content": "new_content", "title": "new_title"}.get(column, column)
+                if key == "repeat":
+                    reverse[key] = value or "none"
+                elif key in props and key != "id" and value is not None:
+                    reverse[key] = json.loads(value) if key == "tags" and isinstance(value, str) else value
+            if len(reverse) == 1:
+                return None
+        else:
+            return None
+        if target is None:
+            return None
+        return ToolCall(_call_id(), target, json.dumps(reverse, ensure_ascii=False))
+
+    def _retarget(self, text: str, ctx: _Context, lang: str) -> Route | None:
+        """"不是这个，是周报那个" right after an action on one record: the same action on the
+        record those words name, and the wrong one put back where that can be done."""
+        m = _RETARGET_RE.match(text)
+        touched = [(n, a, d) for n, a, d in ctx.done if not n.startswith(("create_", "add_", "record_", "write_"))]
+        if m is None or len(touched) != 1:
+            return None
+        words = (m.group("zh") or m.group("en") or "").strip()
+        name, args, data = touched[0]
+        spec = self.registry.get(name)
+        props = dict(spec.parameters).get("properties", {}) if spec else {}
+        key = next((k for k in ("content", "title", "habit", "item", "name", "person", "plant", "pet") if k in props), None)
+        if not words or key is None:
+            return None
+        redo = {k: v for k, v in args.items() if k not in ("id", key)}
+        redo[key] = words
+        calls = []
+        reverse = self._reverse(name, args, data)
+        zh = lang == "zh"
+        if reverse is not None:
+            calls.append(reverse)
+            prefix = f"好的，是「{words}」那条。" if zh else f"OK, the {words} one. "
+        else:
+            prefix = (f"好的，是「{words}」那条（刚才对 #{data.get('id')} 的操作无法撤回）。" if zh
+                      else f"OK, the {words} one (what was done to #{data.get('id')} cannot be undone). ")
+        # The record meant first: its result is the answer's head and the record touched now.
+        calls.insert(0, ToolCall(_call_id(), name, json.dumps(redo, ensure_ascii=False)))
+        return Route("intent", name, 1.0, calls=calls, language=lang, reason="retarget", prefix=prefix)
+
     def _is_read(self, name: str) -> bool:
         spec = self.registry.get(name)
         return spec is not None and spec.permission is Permission.READ
@@ -334,16 +512,54 @@ class IntentLayer:
         required = list(dict(spec.parameters).get("required", []))
         now = self.clock.now()
         templates = self.templates.get(action, [])
+        # A recurrence ("每个工作日早上七点", "every Monday at 8") is its own slot: taken out
+        # before the rest is read, so it is neither the title nor a one-off due time.
+        repeat = find_repeat(text) if "repeat" in props else None
+        if repeat is not None:
+            rule, (a, b) = repeat
+            said = text[a:b].strip(" ，,")
+            text = re.sub(r"\s{2,}", " ", text[:a] + " " + text[b:]).strip()
         matched = match_template(text, templates, props, now)
         if matched is not None:
             args = {k: v for k, v in matched.items() if k in props}
         else:
             args = generic(text, action, props, required, templates, now, read=spec.permission is Permission.READ)
+        frequency = props.get("frequency", {}).get("enum", [])
+        if "weekly" in frequency:
+            # A habit keeps its frequency enum: 每天 → daily, 每周 → weekly, whatever the template said.
+            m = _FREQUENCY_RE.search(text)
+            if m:
+                args["frequency"] = "weekly" if m.group("weekly") else "daily"
+                for key in ("habit", "name"):
+                    if isinstance(args.get(key), str):
+                        args[key] = _FREQUENCY_RE.sub("", args[key]).strip(" ，,") or args[key]
+        if repeat is not None:
+            args["repeat"] = said
+            first = rule.first(now)
+            for key in required:  # a repeating event needs no start of its own: its first occurrence
+                if key not in args and is_when(props.get(key, {})):
+                    args[key] = first.strftime("%Y-%m-%d %H:%M") if rule.at else first.date().isoformat()
         if not action.startswith(("create_", "add_", "record_", "write_")):
             # A record looked up by its words: "the garage task" is "garage".
             for key in ("content", "title", "habit"):
                 if isinstance(args.get(key), str):
-                    args[key] = _LOOKUP_NOUN_RE.sub("", args[key]).strip() or args[key]
+                    value = args[key]
+                    for _ in range(3):
+                        value = _LOOKUP_LEAD_RE.sub("", _LOOKUP_NOUN_RE.sub("", value).strip()).strip()
+                    args[key] = value or args[key]
+        if "priority" in props:
+            # "…, high priority" / "…，优先级高": the priority, not part of the title.
+            for key, value in list(args.items()):
+                m = _PRIORITY_TAIL_RE.search(value) if isinstance(value, str) and key != "priority" else None
+                if m and m.start() > 0:
+                    args[key] = value[: m.start()].strip(" ，,")
+                    level = (m.group("level") or m.group("level2") or m.group("level3") or "").casefold()
+                    args["priority"] = "high" if level in ("high", "高") else "low"
+        if any(is_when(props.get(k, {})) for k in args):
+            # "周五前交报销单": the 前 belongs to the deadline, not to the task.
+            for key, value in list(args.items()):
+                if isinstance(value, str) and not is_when(props.get(key, {})) and re.match(r"(?:之前|以前|前)\s*\S", value):
+                    args[key] = re.sub(r"^(?:之前|以前|前)\s*", "", value)
         return args
 
     def _answer_value(self, action: str, key: str, text: str) -> Any:
@@ -384,6 +600,9 @@ class IntentLayer:
         if not ctx.last_action:
             return None
         entity = _entity(ctx.last_action)
+        too = _TOO_RE.match(text)  # "and oranges too": one more of the same
+        if too:
+            text = "also add " + too.group(1)
         again = _AGAIN_RE.match(text)
         if again and again.end() < len(text) and ctx.last_action.startswith(("add_", "create_", "record_")):
             args = self.fill(ctx.last_action, text[again.end():])
@@ -391,7 +610,9 @@ class IntentLayer:
             if main and not args.get(main):
                 args[main] = text[again.end():].strip("，,。. ")
             return self._calls(ctx.last_action, args, prediction, lang, ctx=ctx, reason="follow-up: again")
-        if not _PRONOUN_RE.search(text) or ctx.last_id is None:
+        # "改到下午两点吧", "算了，删了吧" right after a record: a bare verb means that record.
+        bare = _is_bare(text)
+        if not (_PRONOUN_RE.search(text) or bare) or ctx.last_id is None:
             return None
         verb = next((v for v, rx in _VERB_WORDS if rx.search(text)), None)
         if verb is None:
@@ -408,6 +629,9 @@ class IntentLayer:
             extracted = generic(text, target, props, [], self.templates.get(target, []), self.clock.now(), read=True)
             args.update({k: self._same_day(v, ctx) if is_when(props.get(k, {})) else v
                          for k, v in extracted.items() if k != "id"})
+            recurrence = find_repeat(text) if "repeat" in props else None
+            if recurrence is not None:
+                args["repeat"] = text[recurrence[1][0]:recurrence[1][1]].strip(" ，,")
         return Route("intent", target, 1.0, calls=[ToolCall(_call_id(), target, json.dumps(args, ensure_ascii=False))],
                      candidates=prediction.ranked[:5], language=lang, reason="follow-up")
 
@@ -448,8 +672,16 @@ class IntentLayer:
                  text: str = "") -> str:
         """The answer to an intent-layer action: the actions' own result text."""
         ctx = self._contexts.setdefault((member, channel), _Context())
-        ctx.last_text = text
-        for result in results:
+        undo = route.reason == "undo"
+        if not undo:
+            ctx.last_text = text
+        sent = {c.id: json.loads(c.arguments or "{}") for c in route.calls}
+        ctx.done = [] if undo else [
+            (r.name, sent.get(r.call_id, {}), dict(r.display.data))
+            for r in results if r.ok and r.display is not None and isinstance(r.display.data, Mapping)]
+        if undo:
+            ctx.last_action, ctx.last_id = "", None
+        for result in (() if undo else reversed(results) if route.reason == "retarget" else results):
             data = result.display.data if result.display is not None else None
             if result.ok and isinstance(data, Mapping) and isinstance(data.get("id"), int):
                 if result.name.startswith(("create_", "add_", "record_", "write_")) or result.name != ctx.last_action:
@@ -458,10 +690,12 @@ class IntentLayer:
                     ctx.last_data = {**ctx.last_data, **dict(data)}
                 ctx.last_action, ctx.last_id = result.name, int(data["id"])
         ok = [r.content.strip() for r in results if r.ok and r.content.strip()]
-        return "\n".join(ok or [r.content.strip() for r in results if r.content.strip()])
+        said = "\n".join(ok or [r.content.strip() for r in results if r.content.strip()])
+        return "".join(p for p in (route.prefix, said, ("\n" + route.suffix) if route.suffix else "") if p)
 
     def remember_text(self, text: str, member: str = "", channel: str = "") -> None:
-        self._contexts.setdefault((member, channel), _Context()).last_text = text
+        ctx = self._contexts.setdefault((member, channel), _Context())
+        ctx.last_text, ctx.done = text, []
 
     async def learn(self, text: str, action: str, args: Mapping[str, Any], member: str = "") -> None:
         """Store a household example (a correction); the next retrain uses it."""
@@ -538,6 +772,26 @@ def _main_key(spec: Any) -> str | None:
         if props.get(key, {}).get("type") == "string" and "enum" not in props[key] and not is_when(props[key]):
             return str(key)
     return None
+
+
+def _is_bare(text: str) -> bool:
+    """Only a verb and perhaps a time ("改到下午两点吧", "算了，删了吧", "move it to 5"): no object
+    of its own, so it can only mean the record just touched."""
+    rest = text
+    for _, rx in _VERB_WORDS:
+        rest = rx.sub(" ", rest)
+    found = find_when(rest)
+    if found is not None:
+        rest = rest.replace(found[0], " ")
+    rest = _BARE_FILLER_RE.sub(" ", rest)
+    rest = re.sub(r"到|掉|成|为|\b(?:to|it|that|on|at|for|the|please|instead)\b", " ", rest, flags=re.I)
+    return len(rest.replace(" ", "")) <= 1 if has_han(text) else not rest.split()
+
+
+def _key(text: str) -> str:
+    """An utterance as the household's examples are looked up: polite words, spaces and
+    punctuation aside, case folded."""
+    return re.sub(r"[\s\W_]+", "", strip_polite(text)).casefold()
 
 
 def _call_id() -> str:

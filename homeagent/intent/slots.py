@@ -22,6 +22,7 @@ from typing import Any
 from homeagent.actions.dates import DateError, parse_when
 from homeagent.actions.modes import ALIASES as MODE_ALIASES
 from homeagent.actions.money import MoneyError, parse_money
+from homeagent.actions.repeat import find_repeat
 from homeagent.intent.training import Template
 from homeagent.numbers import NUM, find_number
 
@@ -43,10 +44,12 @@ _DAY_ZH = (r"(?:大后天|大前天|后天|前天|今天|今日|今晚|今早|�
            rf"最近\s*{_NUM}?\s*天?|过去\s*{_NUM}\s*天)")
 WHEN_ZH_RE = re.compile(rf"(?:{_DAY_ZH}\s*(?:的)?\s*(?:{_CLOCK})?|{_CLOCK})")
 _WD = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+_EN_COUNT = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty-five|ninety)"
 _MON = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 _EN_PART = (rf"(?:the day after tomorrow|day after tomorrow|tomorrow|today|tonight|yesterday|last night|this (?:morning|afternoon|evening|week|month|year)"
             rf"|(?:next|last|this|on|coming) {_WD}|{_WD}|next (?:week|month)|last (?:week|month)|end of (?:the )?month"
-            rf"|in (?:\d+|an?|half an?) (?:minutes?|hours?|days?|weeks?|months?)|\d+ (?:days?|weeks?) (?:ago|from now)"
+            rf"|in (?:\d+|an?|half an?|{_EN_COUNT}) (?:minutes?|hours?|days?|weeks?|months?)"
+            rf"|(?:\d+|{_EN_COUNT}) (?:days?|weeks?) (?:ago|from now)"
             rf"|(?:last|past) \d+ days|{_MON}\.? \d{{1,2}}(?:st|nd|rd|th)?(?:,? \d{{4}})?|\d{{1,2}}(?:st|nd|rd|th)? (?:of )?{_MON}"
             r"|(?:at )?\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|at \d{1,2}(?::\d{2})?|at noon|noon|midnight"
             r"|in the (?:morning|afternoon|evening)|\d{4}-\d{2}-\d{2}(?:[ t]\d{1,2}:\d{2})?)")
@@ -70,6 +73,7 @@ _ENUM_WORDS: dict[str, tuple[str, ...]] = {
     "want": ("想看", "想读", "want to"),
     "breakfast": ("早饭", "早餐", "breakfast"), "lunch": ("午饭", "午餐", "lunch"),
     "dinner": ("晚饭", "晚餐", "dinner", "supper"), "snack": ("零食", "加餐", "snack"),
+    "daily": ("每天", "每日", "天天", "daily", "every day"), "weekly": ("每周", "每星期", "每个星期", "weekly", "every week"),
     "sleep": ("睡眠", "睡得", "sleep"), "body": ("体重", "weight"), "diary": ("日记", "diary"),
 }
 _TEXT_KEYS = ("content", "title", "item", "habit", "food", "medicine", "mood", "place", "plant", "pet",
@@ -103,9 +107,21 @@ _TITLE_QUOTE_RE = re.compile(r"[《「“\"]([^》」”\"]+)[》」”\"]")
 _GLUE = ("那个任务", "这个任务", "任务", "这个习惯", "习惯", "那条笔记", "笔记", "已经", "从日程里", "日程里", "记到日程",
          "到日程", "加到购物单", "加到清单", "划掉", "不要了", "删了", "删掉", "打个卡", "打卡", "搞定啦", "搞定了", "做完了",
          "完成了", "加到", "记一下", "帮我记", "那个", "这个", "心愿单", "购物清单", "购物单", "shopping list", "清单",
-         "加一个", "加个", "加上", "设成", "设为", "改成", "高优先级", "低优先级")
+         "加一个", "加个", "加上", "设成", "设为", "改成", "高优先级", "低优先级", "这件事", "那件事", "要买", "得买")
 _SCHEDULE_KEYS = ("due", "start", "deadline", "end", "expires")
 _NAME_KEYS = ("title", "item", "habit", "dish", "person", "place", "plant", "pet", "medicine", "label", "subject")
+
+
+# English command frames around the object phrase: "Start a habit of …", "Note my mood as …",
+# "… to my wishlist". What they wrap is the record's words.
+_EN_LEAD_RE = re.compile(
+    r"^(?:(?:please|just|also)\s+)?(?:i\s+)?(?:need to (?:grab|buy|get)|(?:add|put|log|record|note|save|make|create|start|track|set"
+    r"|pause|resume|delete|remove|get rid of|mark|check off|cancel)\b(?:\s+(?:a|an|the|my|our|new))*"
+    r"(?:\s+(?:habit|task|note|visit|mood|goal|reminder|item)s?(?:\s+(?:of|to|as|for|about|called|named))?)?)\s+",
+    re.I,
+)
+_EN_FRAME_RE = re.compile(r"\s+(?:to|on|in|into|onto|from)\s+(?:my|the|our)\s+(?:[\w-]+\s+)?(?:list|wishlist|wish list|calendar"
+                          r"|to-do list|todo list|notes?|habits?)$|\s+(?:habit|task|note)$", re.I)
 
 
 def strip_polite(text: str) -> str:
@@ -144,6 +160,9 @@ def _check(key: str, value: str, props: Mapping[str, Any], now: datetime) -> Any
         return value
     if "enum" in prop:
         return value if value in prop["enum"] else None
+    if key == "repeat":  # a recurrence slot holds a recurrence, all of it
+        found = find_repeat(value)
+        return value if found is not None and found[1][1] - found[1][0] >= len(value) - 1 else None
     kind = prop.get("type")
     if kind == "integer":
         number = find_number(value)
@@ -266,6 +285,8 @@ def generic(text: str, name: str, props: Mapping[str, Any], required: Sequence[s
             args[key] = best_value
     if read:
         return args
+    if args.get("priority") in ("high", "low"):  # "…, high priority": the priority is not the title
+        rest = re.sub(r"[，,]?\s*(?:优先级[高低]|[高低]优先级|(?:high|low) priority)", " ", rest, flags=re.I)
     main = next((k for k in required if props.get(k, {}).get("type") in ("string", None) and k not in args
                  and "enum" not in props.get(k, {}) and not is_when(props.get(k, {}))), None)
     if main is None:
@@ -280,6 +301,8 @@ def generic(text: str, name: str, props: Mapping[str, Any], required: Sequence[s
                 value = _clean(re.split(r"[，,。；;]", value)[0])
         else:
             value = _object_phrase(rest, templates, first=main in _NAME_KEYS)
+        if value and value.isascii():
+            value = _EN_FRAME_RE.sub("", _EN_LEAD_RE.sub("", value)).strip(_PUNCT) or value
         if value:
             args[main] = value
     return _tidy(args, props)

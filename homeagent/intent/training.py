@@ -221,5 +221,5 @@ def generate(
     for example in extra:
         wraps = ZH_WRAP if has_han(example.text) else EN_WRAP
         for pre, post in dict.fromkeys(wraps):
-            out.append(Example(f"{pre}{example.text}{post}", example.action, example.args, "learned:0"))
+            out.append(Example(f"{pre}{example.text}{post}", example.action, example.args, example.group or "learned:0"))
     return out

@@ -14,6 +14,9 @@ than `late_after` ago is marked late. While the household mode is one of
 urgent ones (high-priority tasks) still go. Time comes from the injected clock: the
 loop only waits in real time between checks, so tests move the clock and `wake()` it.
 
+A repeating task or event moves to its next occurrence once this one is claimed
+(`homeagent.schedule.repeats`).
+
 A held or snoozed reminder whose task was done (or habit checked in) meanwhile is dropped
 instead of sent. Snoozing and acknowledging act on the member's last delivered reminder;
 every step is recorded in `reminder_log`.
@@ -37,6 +40,7 @@ from homeagent.clock import Clock
 from homeagent.config import ScheduleConfig
 from homeagent.io.channel import Channel, OutboundMessage
 from homeagent.log import get_logger
+from homeagent.schedule.repeats import roll
 from homeagent.store import Database
 from homeagent.text import has_han
 
@@ -174,6 +178,7 @@ class Scheduler:
             since = self._checked_until or now - timedelta(seconds=self.settings.catch_up)
             if since < now:
                 await self._claim(await due_items(self._db, since, now, day_time=self._day_time), now)
+                await roll(self._db, now)  # a repeating record's next occurrence, once this one is claimed
                 self._checked_until = now
             quiet = (await self._modes.current()) in self.settings.quiet_modes
             rows = await self._db.fetchall(

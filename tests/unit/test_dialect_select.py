@@ -159,7 +159,7 @@ async def test_async_select_runs_off_the_loop() -> None:
 def test_catalog_lists_required_arguments_first_with_hints() -> None:
     spec = next(s for s in SPECS if s.name == "create_task")
     text = render_action_catalog([spec])
-    assert text.startswith("- create_task(content, priority?: high|medium|low, due?, category?, tags?: […])")
+    assert text.startswith("- create_task(content, priority?: high|medium|low, due?, category?, tags?: […], repeat?)")
     assert f"e.g. 帮我记一个任务，明天下班前提交周报 → {OPEN}" in text
     assert "## Actions for this message" in render_offered([spec])
     assert render_offered([]) == ""  # nothing offered: no section a small model could repeat

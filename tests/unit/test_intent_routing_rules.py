@@ -1,0 +1,58 @@
+"""The intent layer's general routing and slot rules, on the real registry's actions
+(the layer trained as the daemon trains it; no database, nothing is run)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from homeagent.cli.tools import catalog
+from homeagent.clock import FakeClock
+from homeagent.intent import IntentLayer
+
+NOW = datetime(2026, 3, 4, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
+
+
+@pytest.fixture(scope="module")
+def layer() -> IntentLayer:
+    made = IntentLayer(catalog(), clock=FakeClock(NOW))
+    made.train_sync()
+    return made
+
+
+def route(layer: IntentLayer, text: str, channel: str = "") -> tuple[str, list[dict]]:
+    found = asyncio.run(layer.route(text, channel=channel or text, tools=layer.registry.definitions()))
+    return found.label, [json.loads(c.arguments) for c in found.calls]
+
+
+@pytest.mark.parametrize(
+    ("text", "action", "args"),
+    [
+        # A deadline's 前 stays with the deadline.
+        ("加个待办：周四前交房租", "create_task", {"content": "交房租", "due": "周四"}),
+        # The priority is not part of the title.
+        ("Add a task: renew the car insurance, high priority", "create_task",
+         {"content": "renew the car insurance", "priority": "high"}),
+        # English command frames around the object phrase.
+        ("Add a standing desk to my wishlist", "add_wishlist_item", {"item": "standing desk"}),
+        # A habit keeps its frequency enum.
+        ("Start a habit of stretching every morning", "create_habit", {"habit": "stretching", "frequency": "daily"}),
+        # A lookup drops the words that only place the record.
+        ("取消后天的钢琴课", "delete_event", {"title": "钢琴课"}),
+        # The kind of record named decides the kind acted on.
+        ("发票那个任务推迟到下周二", "update_task", {"content": "发票", "due": "下周二"}),
+        # Counts in English words in an offset.
+        ("Remind me in three hours to call mum", "create_task", {"content": "call mum", "due": "in three hours"}),
+        # "提醒我…" asks for a task, with its recurrence as a slot of its own.
+        ("每天早上8点提醒我吃维生素", "create_task", {"content": "吃维生素", "repeat": "每天早上8点"}),
+    ],
+)
+def test_general_rules(layer: IntentLayer, text: str, action: str, args: dict) -> None:
+    label, calls = route(layer, text)
+    assert label == action
+    assert calls and {k: calls[0].get(k) for k in args} == args
+
