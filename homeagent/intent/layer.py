@@ -378,12 +378,15 @@ class IntentLayer:
             label, confidence = "create_task", max(confidence, self.threshold)
             prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
         named = {e for e, rx in _ENTITY_NOUNS if rx.search(stripped)}
-        if len(named) == 1 and label != NONE_LABEL and _entity(label) in {e for e, _ in _ENTITY_NOUNS} - named:
+        if len(named) == 1 and label != NONE_LABEL and _entity(label) in {e for e, _ in _ENTITY_NOUNS}:
             # "报销单那个任务推迟到下周一" names the kind of record: the same verb on that kind.
             verb = label.split("_", 1)[0]
             other = next((n for n in self._actions if n.split("_", 1)[0] == verb and _entity(n) in named), None)
+            other = None if other == label and confidence >= self.threshold else other
             if other is not None:
+                # The classifier was sure of the verb, unsure of the kind: the verb's whole mass.
                 label = other
+                confidence = sum(p for n, p in prediction.ranked if n.split("_", 1)[0] == verb)
                 prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
         if label == NONE_LABEL:
             if confidence >= self.threshold or question:  # small talk, or a question about the world
