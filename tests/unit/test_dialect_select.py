@@ -256,3 +256,23 @@ async def test_prepare_builds_the_index_once_ahead_of_the_first_message() -> Non
     assert built is not None
     assert selector.rank("午饭花了35块").scored[0][0].name == "record_transaction"
     assert selector._vectorizer is built  # the message used the prepared index
+
+
+@pytest.mark.parametrize("utterance", [
+    "提醒我明天下午3点交电费", "add milk and eggs to the shopping list", "I watered the plants",
+    "喂狗了", "How much did I spend this week?", "hello", "", "Tell me a short story about a cat.",
+    "zzz qqq", "记一笔：午饭35块", "my mood is great today",
+])
+def test_the_selectors_tfidf_is_scikit_learns(utterance: str) -> None:
+    # The selector's index is its own code (a start needs no scikit-learn); its scores are
+    # what TfidfVectorizer(analyzer=analyzer, sublinear_tf=True) gives on the same texts.
+    import numpy as np
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    from homeagent.llm.dialect.select import Tfidf, analyzer, document, small_talk_documents
+
+    documents = [document(d) for d in SPECS] + list(small_talk_documents())
+    vectorizer = TfidfVectorizer(analyzer=analyzer, sublinear_tf=True)
+    matrix = vectorizer.fit_transform(documents)
+    want = (matrix @ vectorizer.transform([utterance]).T).toarray().ravel()
+    assert np.allclose(Tfidf(documents).similarities(utterance), want)
