@@ -33,7 +33,6 @@ import subprocess
 import sys
 import tempfile
 from collections import defaultdict
-from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
@@ -48,7 +47,9 @@ from homeagent.memory import documents  # noqa: E402
 from homeagent.memory.documents import DocumentStore, NewDocument, time_rerank  # noqa: E402
 from homeagent.memory.query import QueryPlanner  # noqa: E402
 from homeagent.store import Database  # noqa: E402
-from homeagent.text import tokenize  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "bench"))
+from memory_recall import tfidf_rank  # noqa: E402
 
 DATA = ROOT / "bench" / "data"
 KS = (5, 10)
@@ -63,28 +64,12 @@ def recall(ranked: list[str], answers: list[str], k: int) -> float:
     return len(set(ranked[:k]) & set(answers)) / len(answers)
 
 
-def tfidf_ranker(turns: list[dict]) -> Callable[[str, datetime], list[str]]:
-    from sklearn.feature_extraction.text import TfidfVectorizer
-    from sklearn.metrics.pairwise import linear_kernel
-
-    vectorizer = TfidfVectorizer(analyzer=tokenize)
-    matrix = vectorizer.fit_transform([t["text"] for t in turns])
-    ids = [t["id"] for t in turns]
-
-    def rank(query: str, _now: datetime) -> list[str]:
-        scores = linear_kernel(vectorizer.transform([query]), matrix).ravel()
-        order = scores.argsort()[::-1][: max(KS)]
-        return [ids[i] for i in order if scores[i] > 0]
-
-    return rank
-
-
 async def in_process(
     turns: list[dict], questions: list[dict], dense: bool = False, threads: int = 1
 ) -> dict[str, list[list[str]]]:
     rankings: dict[str, list[list[str]]] = {}
-    baseline = tfidf_ranker(turns)
-    rankings["tfidf-cosine"] = [baseline(q["query"], q["now"]) for q in questions]
+    baseline = tfidf_rank(turns)  # the same baseline as bench/memory_recall.py
+    rankings["tfidf-cosine"] = [baseline(q["query"], max(KS)) for q in questions]
     with tempfile.TemporaryDirectory() as tmp:
         async with Database(Path(tmp) / "eval.db", all_migrations()) as db:
             store = DocumentStore(db, clock=FakeClock(), namespace="eval")
