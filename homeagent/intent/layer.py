@@ -743,12 +743,18 @@ class IntentLayer:
         return "\n".join(lines)
 
 
+def fingerprint_sources() -> tuple[str, ...]:
+    """The package's files a trained model depends on (the phrase books included)."""
+    books = sorted(p.name for p in Path(__file__).parent.glob("phrases*.py"))
+    return ("training.py", "classifier.py", *books)
+
+
 def _fingerprint(key: str) -> str:
     """What a trained model depends on: the registry's examples and the settings (`key`),
     the code that turns them into training text and features, and scikit-learn's version."""
     digest = hashlib.sha256(key.encode())
     here = Path(__file__).parent
-    for name in ("training.py", "phrases.py", "classifier.py"):
+    for name in fingerprint_sources():
         digest.update((here / name).read_bytes())
     try:
         digest.update(metadata.version("scikit-learn").encode())

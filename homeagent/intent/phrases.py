@@ -486,3 +486,21 @@ NONE: tuple[str, ...] = (
     "when is Christmas", "you're smart", "no thanks", "how are you", "how's it going", "that's funny",
     "I love you", "good night", "what time is it in London", "who wrote Hamlet", "what's the meaning of life",
 )
+
+
+def _merge() -> None:
+    """Fold the per-language phrase books into POOLS, TEMPLATES and NONE."""
+    global NONE
+    from homeagent.intent import phrases_en, phrases_zh
+
+    for book, side in ((phrases_zh, 0), (phrases_en, 1)):
+        for name, values in book.POOLS.items():
+            pair = list(POOLS.get(name, ((), ())))
+            pair[side] = tuple(dict.fromkeys((*pair[side], *values)))
+            POOLS[name] = (pair[0], pair[1])
+        for action, texts in book.TEMPLATES.items():
+            TEMPLATES[action] = tuple(dict.fromkeys((*TEMPLATES.get(action, ()), *texts)))
+        NONE = tuple(dict.fromkeys((*NONE, *book.NONE)))
+
+
+_merge()

@@ -74,3 +74,16 @@ def test_a_file_with_pickled_objects_is_refused_not_unpickled(tmp_path: Path) ->
     with path.open("wb") as fh:  # what a tampered file could hold: objects that run code when unpickled
         np.savez(fh, meta=np.array([{"format": 1}], dtype=object), coef=np.zeros(1))
     assert IntentModel.load(path, "key-1") is None
+
+
+def test_the_fingerprint_covers_every_phrase_book() -> None:
+    """A saved model trained before a phrase book changed must not be loaded: every
+    module the training text comes from is part of the fingerprint."""
+    import homeagent.intent as package
+    from homeagent.intent import layer
+
+    here = Path(package.__file__).parent
+    books = sorted(p.name for p in here.glob("phrases*.py"))
+    assert len(books) >= 3
+    hashed = layer.fingerprint_sources()
+    assert set(books) <= set(hashed)
