@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import os
 import sys
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import anyio
@@ -77,6 +78,10 @@ from homeagent.tools.registry import ToolRegistry, ToolSpec
 from homeagent.voice import VoiceService, VoiceSettings
 
 INTENT_MODEL_FILE = "intent-model.npz"  # the intent layer's trained model, in the data dir
+
+if TYPE_CHECKING:
+    from homeagent.api.early import EarlyListener
+
 log = get_logger("homeagent.app")
 
 
@@ -601,8 +606,10 @@ class App:
         *,
         http: bool = True,
         on_ready: Callable[[], Awaitable[None] | None] | None = None,
+        early: EarlyListener | None = None,
     ) -> None:
-        """Run the long-lived tasks until cancelled."""
+        """Run the long-lived tasks until cancelled (`early`: the port `homeagent serve`
+        bound before importing the daemon; HTTP takes it over)."""
         from homeagent.api.server import serve_http
         from homeagent.systemd import watchdog_loop
 
@@ -615,7 +622,8 @@ class App:
             if http:
                 host, port = self.config.listen
                 # The server registers its channels while it serves and reports its port.
-                self.health.port = await tg.start(serve_http, self.api_dependencies(), host, port)
+                self.health.port = await tg.start(
+                    functools.partial(serve_http, early=early), self.api_dependencies(), host, port)
             if self.config.io.wyoming.enabled:
                 await tg.start(self._serve_wyoming)
             if self.config.voice.preload and self.voice.missing() is None:

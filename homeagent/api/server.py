@@ -7,8 +7,9 @@ bound port through `task_status.started(port)`.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-import ipaddress
+import socket
 import time
 from collections.abc import Callable
 from typing import Any
@@ -28,6 +29,7 @@ from homeagent.api import voice as voice_api
 from homeagent.api.agent_chat import agent_chat
 from homeagent.api.auth import RateLimiter, auth_middleware
 from homeagent.api.deps import ApiDeps
+from homeagent.api.early import EarlyListener, is_loopback
 from homeagent.api.middleware import cors_middleware, error_middleware
 from homeagent.api.ollama import KEY_PREFIX as OLLAMA_KEY_PREFIX
 from homeagent.api.ollama import ollama_error_middleware, setup_ollama
@@ -46,15 +48,6 @@ log = get_logger("homeagent.api")
 # The supervised subsystems' health (plugins, adapters, loops), shown in /healthz.
 SUBSYSTEMS: web.AppKey[Callable[[], dict[str, dict[str, Any]]]] = web.AppKey("homeagent.subsystems")
 OPEN_PATHS = frozenset({"/healthz", "/api/openapi.json"}) | STATIC_PATHS  # the page's shell, no data
-
-
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 async def healthz(request: web.Request) -> web.Response:
@@ -158,9 +151,12 @@ def create_web_app(deps: ApiDeps) -> web.Application:
 
 
 async def serve_http(
-    deps: ApiDeps, host: str, port: int, *, task_status: TaskStatus[int] = anyio.TASK_STATUS_IGNORED
+    deps: ApiDeps, host: str, port: int, *, early: EarlyListener | None = None,
+    task_status: TaskStatus[int] = anyio.TASK_STATUS_IGNORED,
 ) -> None:
-    """Serve until cancelled; reports the bound port through `task_status`."""
+    """Serve until cancelled; reports the bound port through `task_status`. With `early`
+    (the port bound at the very start, homeagent.api.early), its socket is served and the
+    requests it parked are answered here."""
     if not is_loopback(host) and not deps.settings.token:
         raise StartupError(
             f"listening on {host} (not loopback) requires an API token: set api.token "
@@ -172,11 +168,24 @@ async def serve_http(
         try:
             for channel in deps.channels():
                 channels.callback(deps.devices.register_channel(channel))
-            site = web.TCPSite(runner, host, port, reuse_address=True)
+            parked: list[socket.socket] = []
+            site: web.BaseSite
+            if early is not None:
+                sock, parked = await early.handover()
+                site = web.SockSite(runner, sock)
+            else:
+                site = web.TCPSite(runner, host, port, reuse_address=True)
             try:
                 await site.start()
             except OSError as err:
                 raise StartupError(f"cannot listen on {host}:{port}: {err.strerror or err}") from err
+            loop = asyncio.get_running_loop()
+            for conn in parked:  # requests sent while the daemon started: answered now
+                try:
+                    await loop.connect_accepted_socket(runner.server, conn)  # type: ignore[arg-type]
+                except OSError as err:
+                    conn.close()
+                    log.warning("http.parked_lost", error=str(err))
             bound = runner.addresses[0][1] if runner.addresses else port
             log.info("http.listening", host=host, port=bound)
             task_status.started(bound)

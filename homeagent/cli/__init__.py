@@ -67,10 +67,43 @@ async def _reload_on_sighup(apps: list[Any], config: Config, overrides: dict[str
                     log.error("daemon.reload.failed", error=repr(err))
 
 
+def _bind_early(config: Config) -> Any:
+    """The HTTP port, bound before the daemon is imported (homeagent.api.early)."""
+    from homeagent.api.early import EarlyListener, is_loopback
+    from homeagent.errors import StartupError
+
+    host, port = config.listen
+    if not is_loopback(host) and not config.api.token:
+        raise StartupError(
+            f"listening on {host} (not loopback) requires an API token: set api.token "
+            "(for example api.token: ${HOMEAGENT_API_TOKEN}) or listen on 127.0.0.1"
+        )
+    try:
+        early = EarlyListener(host, port, version=__version__)
+    except OSError as err:
+        raise StartupError(f"cannot listen on {host}:{port}: {err.strerror or err}") from err
+    early.start()
+    log.info("http.bound", host=host, port=early.port, serving="/healthz while starting")
+    return early
+
+
 async def _serve_locked(config: Config, overrides: dict[str, dict[str, Any]]) -> int:
-    from homeagent.app import App
+    import importlib
+
     from homeagent.systemd import notify
 
+    early = _bind_early(config)
+    try:
+        # The daemon's imports take a second or two: in a worker thread, so the loop
+        # answers /healthz meanwhile.
+        App = (await anyio.to_thread.run_sync(importlib.import_module, "homeagent.app")).App
+        return await _serve_app(App, config, overrides, early, notify)
+    finally:
+        early.close()
+
+
+async def _serve_app(App: Any, config: Config, overrides: dict[str, dict[str, Any]], early: Any,
+                     notify: Any) -> int:
     stop = anyio.Event()
 
     async def watch_signals() -> None:
@@ -107,7 +140,7 @@ async def _serve_locked(config: Config, overrides: dict[str, dict[str, Any]]) ->
                     tg.start_soon(engine_ready)
 
                 async def run_app() -> None:
-                    await app.run(on_ready=ready)
+                    await app.run(on_ready=ready, early=early)
 
                 tg.start_soon(run_app)
                 await stop.wait()
@@ -327,7 +360,9 @@ def cmd_members(args: argparse.Namespace) -> int:
 # -- entry point ---------------------------------------------------------------------------
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """Every subcommand; `only="serve"`: just that one (the daemon starts without the
+    other commands' imports, which take most of a second)."""
     parser = argparse.ArgumentParser(prog="homeagent", description="HomeAgent, the home assistant daemon.")
     parser.add_argument("--version", action="version", version=f"homeagent {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -336,6 +371,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--config", help="config file (default: $HOMEAGENT_CONFIG or config/homeagent.yaml)")
     serve.add_argument("--listen", metavar="HOST:PORT", help="override daemon.listen_addr")
     serve.set_defaults(func=cmd_serve)
+    if only == "serve":
+        return parser
 
     chat = sub.add_parser("chat", help="talk to the agent (reads lines from stdin without TEXT)")
     chat.add_argument("text", nargs="*", help="the message; omit to read one message per line from stdin")
@@ -385,7 +422,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(only="serve" if words[:1] == ["serve"] else None).parse_args(words)
     try:
         return int(args.func(args) or 0)
     except HomeAgentError as err:
