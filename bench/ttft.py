@@ -147,6 +147,11 @@ def worker_main() -> int:
         llm.reset()
         llm.eval(prefix)
         primed = _stream_inprocess(llm, prompt1, sampling)
+        # Turn 1 again with everything before the user's words evaluated (prefix, history,
+        # clock line): the state HomeAgent's idle preparation leaves for the next turn.
+        llm.reset()
+        llm.eval(tok(spec["prepared"]))
+        prepared = _stream_inprocess(llm, prompt1, sampling)
         runs.append(
             {
                 "load_ms": load_ms,
@@ -157,6 +162,8 @@ def worker_main() -> int:
                 "turn1": turn1,
                 "turn2": turn2,
                 "primed": primed,
+                "prepared": prepared,
+                "prepared_tokens": len(tok(spec["prepared"])),
             }
         )
         llm.close()
@@ -340,6 +347,13 @@ def build_prompts(personality_file: Path, model_path: Path, n_ctx: int, config_f
         [Message("system", stable + _PREFIX_MARK)], generation=False
     )
     prefix = rendered[: rendered.find(_PREFIX_MARK)]
+    # What the daemon prepares while idle: every message before the turn's own sections
+    # and words (the prefix, the history, the clock line).
+    user_at = max(i for i, m in enumerate(turn1.messages) if m.role == "user")
+    head = list(turn1.messages[:user_at])
+    while len(head) > 1 and head[-1].role == "system" and not head[-1].content.startswith("Current date and time:"):
+        head.pop()  # the turn's memory sections and offered actions are the turn's own
+    prepared, _ = provider.render(head, generation=False)
     provider._llm.close()
     return {
         "messages1": [{"role": m.role, "content": m.content} for m in turn1.messages],
@@ -347,6 +361,7 @@ def build_prompts(personality_file: Path, model_path: Path, n_ctx: int, config_f
         "prompt1": prompt1,
         "prompt2": prompt2,
         "prefix": prefix,
+        "prepared": prepared,
         "stop": stop,
     }
 
@@ -364,6 +379,7 @@ def run_inprocess(python: str, args, prompts, sampling, n_threads: int) -> dict:
         "prompt1": prompts["prompt1"],
         "prompt2": prompts["prompt2"],
         "prefix": prompts["prefix"],
+        "prepared": prompts["prepared"],
         "sampling": {**sampling, "stop": prompts["stop"]},
     }
     proc = subprocess.run(
@@ -674,7 +690,8 @@ def report(results: dict, args) -> None:
     for key, res in results["inprocess"].items():
         label, t = key.split("/t")
         runs = res["runs"]
-        for mode, name in (("turn1", "cold"), ("primed", "stable prefix primed")):
+        for mode, name in (("turn1", "cold"), ("primed", "stable prefix primed"),
+                           ("prepared", "prepared (prefix+clock)")):
             t1 = med(runs, mode, "ttft_ms")
             t2 = med(runs, "turn2", "ttft_ms")
             print(

@@ -459,12 +459,19 @@ class App:
         log.info("engine.ready", duration_ms=round((time.monotonic() - started) * 1000, 1))
 
     async def warm(self) -> None:
-        """Make the turn path ready: the engine primed and the intent layer trained (or its
-        saved model loaded), side by side. Then `/healthz` says `engine: ready`."""
+        """Make the turn path ready: the engine primed (and the next turn's start prepared)
+        and the intent layer trained (or its saved model loaded), side by side. Then
+        `/healthz` says `engine: ready`."""
         if not self.engine_ready.is_set():
             intent = self.intent
+            async def engine() -> None:
+                await self.prime()
+                # Then what a first turn starts with beyond the prefix: the history (after
+                # a restart) and the clock line, so it evaluates only its own words.
+                await self.agent.prepare_next()
+
             async with anyio.create_task_group() as tg:
-                tg.start_soon(self.prime)
+                tg.start_soon(engine)
                 if intent is not None and not intent.model.ready:
                     tg.start_soon(lambda: intent.train(warm=False))
             self.health.engine = "ready"

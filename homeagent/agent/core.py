@@ -26,7 +26,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
+import anyio.abc
 import structlog
+from anyio.streams.memory import MemoryObjectReceiveStream
 
 from homeagent.agent.conversation import Conversation
 from homeagent.agent.prompt import PromptBuilder
@@ -155,6 +157,7 @@ class Agent:
         self.intent = intent  # the intent layer: household commands without a model call
         self.stats = AgentStats()
         self._current_scope: anyio.CancelScope | None = None
+        self._member = ""  # whose conversation the engine holds prepared
 
     # -- the consumer -------------------------------------------------------------------
 
@@ -163,6 +166,7 @@ class Agent:
         send, receive = anyio.create_memory_object_stream[Interrupt](math.inf)
         async with anyio.create_task_group() as tg:
             tg.start_soon(self._intake, inbox, send)
+            tg.start_soon(self._keep_clock_warm, receive)
             async with receive:
                 async for interrupt in receive:
                     await self.serve(interrupt)
@@ -177,17 +181,35 @@ class Agent:
                     self._current_scope.cancel()
                 await send.send(interrupt)
 
-    async def prepare_next(self, member: str = "") -> None:
+    async def prepare_next(self, member: str | None = None) -> bool:
         """While idle, let a local engine evaluate what the next prompt starts with: the
-        stable prefix and the history that now ends with this turn's answer. The next
-        turn then pays only for its own part; a request arriving first stops it."""
+        stable prefix, the history that now ends with this turn's answer, and the clock
+        line. The next turn then pays only for its own sections and words; a request
+        arriving first stops it. False: nothing was prepared (no local engine). `member`:
+        whose conversation (default: the one prepared last)."""
+        member = self._member = self._member if member is None else member
         try:
             history = await self._history(member)
-            messages = [Message("system", self.prompt.stable_prefix()), *history]
+            messages = [Message("system", self.prompt.stable_prefix()), *history, self.prompt.clock(self.clock.now())]
             if await self.provider.warm(messages, self.registry.definitions()) is not None:
                 self.stats.next_turns_prepared += 1
+                return True
         except Exception as err:  # noqa: BLE001 - an optimisation; the next turn does the work
             log.warning("turn.prepare_next_failed", error=repr(err))
+        return False
+
+    async def _keep_clock_warm(self, queued: MemoryObjectReceiveStream[Interrupt]) -> None:
+        """The prepared state ends with the clock line, which changes by the minute: while
+        the agent is idle, each new minute is evaluated into it (the clock line alone, some
+        30 tokens: the rest is already there), so the first words after a quiet hour are
+        answered as fast as a follow-up. Stops for a provider that prepares nothing."""
+        if not await self.prepare_next():  # the state a start leaves: the prefix alone
+            return
+        while True:
+            now = self.clock.now()
+            await anyio.sleep(60.05 - now.second - now.microsecond / 1e6)
+            if self.stats.current_turn is None and not queued.statistics().current_buffer_used:
+                await self.prepare_next()
 
     async def _history(self, member: str) -> list[Message]:
         if self.history_source is not None:

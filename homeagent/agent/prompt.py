@@ -54,17 +54,22 @@ class PromptBuilder:
         turn_context: str = "",
     ) -> BuiltPrompt:
         stable = self.stable_prefix()
-        dynamic = [
-            f"Current date and time: {now.strftime('%Y-%m-%d %H:%M')} "
-            f"({now.strftime('%A')}, 星期{_WEEKDAYS_ZH[now.weekday()]}, {now.tzname() or 'local'})"
-        ]
-        dynamic += [f"## {title}\n{body}" for title, body in memory_sections if body.strip()]
+        dynamic = [f"## {title}\n{body}" for title, body in memory_sections if body.strip()]
         if turn_context.strip():
             dynamic.append(f"## Context for this turn\n{turn_context.strip()}")
         messages = (
             Message("system", stable),
             *history,
-            Message("system", "\n\n".join(dynamic)),
+            self.clock(now),
+            *([Message("system", "\n\n".join(dynamic))] if dynamic else []),
             Message("user", user_text),
         )
         return BuiltPrompt(messages, len(stable))
+
+    def clock(self, now: datetime) -> Message:
+        """The date and time, a message of its own after the history: it changes only by
+        the minute, so a local engine has it evaluated while idle (`Agent.prepare_next`)
+        and a turn evaluates only its own sections and words."""
+        return Message("system", (
+            f"Current date and time: {now.strftime('%Y-%m-%d %H:%M')} "
+            f"({now.strftime('%A')}, 星期{_WEEKDAYS_ZH[now.weekday()]}, {now.tzname() or 'local'})"))

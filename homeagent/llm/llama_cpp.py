@@ -55,7 +55,7 @@ log = get_logger("homeagent.llm.llama_cpp")
 _STATE_MAGIC = b"HASTATE1"
 _PREFIX_SLACK = 4  # tokens at the prefix's end that may tokenise differently in context
 _PREFIX_MARK = "\u2063HOMEAGENT_PREFIX_END\u2063"
-_WARM_BATCH = 64  # tokens per step of warm(): a request waits at most one step
+_WARM_BATCH = 32  # tokens per step of warm(): a request waits at most one step (~0.5 s at 60 tok/s)
 _PRIME_BATCH = 128  # tokens per step of prime(): a stop during the start waits at most one step
 
 

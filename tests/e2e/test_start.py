@@ -23,6 +23,18 @@ def _healthz(url: str) -> dict | None:
         return None
 
 
+def _serving(daemon, timeout: float = 120) -> dict:
+    """The first full /healthz report (after the 'starting' answers of the first second)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert daemon.proc.poll() is None, daemon.stderr[-2000:]
+        health = _healthz(daemon.url)
+        if health is not None and health["status"] != "starting":
+            return health
+        time.sleep(0.02)
+    raise AssertionError("the daemon never served")
+
+
 class NotifyListener:
     """A stand-in for systemd's notify socket: a real AF_UNIX datagram socket."""
 
@@ -65,9 +77,12 @@ def test_http_answers_while_the_engine_warms_and_a_turn_waits_for_the_prime(tmp_
             assert daemon.proc.poll() is None, daemon.stderr[-2000:]
             first = _healthz(daemon.url)
             if first is None:
-                time.sleep(0.05)
+                time.sleep(0.02)
         assert first is not None, "healthz never answered"
-        assert first["status"] == "ok" and first["engine"] == "warming"
+        # The port is bound before the daemon is imported: the first answer says it starts.
+        assert first["status"] == "starting" and first["engine"] == "starting", first
+        serving = _serving(daemon)
+        assert serving["status"] == "ok" and serving["engine"] == "warming"
 
         # A chat sent while the engine warms is answered once the prime is done, not failed.
         with openai.OpenAI(base_url=daemon.url + "/v1", api_key="unused", max_retries=0, timeout=300) as client:
@@ -103,13 +118,8 @@ def test_http_answers_while_the_engine_warms_and_a_turn_waits_for_the_prime(tmp_
 def test_sigterm_while_the_engine_warms_exits_zero_and_keeps_no_partial_state(tmp_path):
     daemon = start_daemon(tmp_path, wait=False, llm={"n_threads": 1})
     try:
-        deadline = time.monotonic() + 120
-        health = None
-        while health is None and time.monotonic() < deadline:
-            assert daemon.proc.poll() is None, daemon.stderr[-2000:]
-            health = _healthz(daemon.url)
-            time.sleep(0.05)
-        assert health is not None and health["engine"] == "warming"
+        health = _serving(daemon)
+        assert health["engine"] == "warming"
         # The prime stops within one batch instead of running to its end.
         assert daemon.stop(timeout=60) == 0, daemon.stderr[-2000:]
     finally:

@@ -278,3 +278,36 @@ async def test_agent_prepares_the_next_turn_and_a_restart_continues_it(make_conf
         events = await turn(app, "And one about a bird.")
         third = [e for e in await app.runs.events(events[0].turn_id) if e.type == "model_call"]
     assert third[0].payload["cached_tokens"] > ready
+
+
+async def test_a_turn_evaluates_only_its_own_words_and_a_new_minute_is_prepared_while_idle(make_config):
+    """The clock line is part of what the engine prepares while idle: a turn evaluates
+    little more than its own message, also after the minute changed while it was idle."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from homeagent.clock import FakeClock
+
+    clock = FakeClock(datetime(2026, 3, 4, 9, 0, 59, 500000, tzinfo=ZoneInfo("UTC")))
+    config = make_config(llm={"max_tokens": 6, "n_ctx": 4096, "temperature": 0.0, "seed": 3})
+
+    async def model_call(app, run_id: str) -> dict:
+        return next(e.payload for e in await app.runs.events(run_id) if e.type == "model_call")
+
+    async def prepared(app, count: int) -> None:
+        with anyio.fail_after(60):
+            while app.agent.stats.next_turns_prepared < count:  # noqa: ASYNC110 - polls a counter
+                await anyio.sleep(0.02)
+
+    async with running_app(config, clock=clock) as app:
+        await prepared(app, 1)  # at start: the prefix and the clock line
+        first = await model_call(app, (await turn(app, "Hello there!"))[0].turn_id)
+        # The message, its role markers and the assistant's (~12 tokens): not the clock
+        # line too (~30 more).
+        assert first["prompt_tokens"] - first["cached_tokens"] <= 16, first
+        await prepared(app, 2)  # the answer is in the history now
+        clock.advance(seconds=1)  # 09:01:00.5: a new minute, nobody speaks
+        count = app.agent.stats.next_turns_prepared
+        await prepared(app, count + 1)
+        second = await model_call(app, (await turn(app, "And now?"))[0].turn_id)
+    assert second["prompt_tokens"] - second["cached_tokens"] <= 16, second

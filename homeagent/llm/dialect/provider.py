@@ -216,15 +216,17 @@ class ActionDialect(ProviderBase):
     async def translate(self, request: ChatRequest) -> ChatRequest:
         """The request as the model is sent it (also for benches and debugging)."""
         messages = list(request.messages)
-        turn_at, user_at = _turn_indices(messages)
+        _, user_at = _turn_indices(messages)
         user_text = messages[user_at].content if user_at >= 0 else ""
         offered, top = await self._offer(user_text, request)
         section = render_offered(offered)
         stable = request.stable_prefix_chars
         marked: list[Message] = []
         for i, m in enumerate(messages):
-            if i == user_at and section and turn_at < 0:
-                marked.append(Message("system", section))  # the prompt has no turn section
+            if i == user_at and section:
+                # A message of its own, just before the user's words: what precedes it
+                # (the history, the clock) is what the engine has prepared while idle.
+                marked.append(Message("system", section))
             content = m.content
             if m.role == "system":
                 # Knowledge and memory in the prompt are data: no block in them reads as one.
@@ -233,8 +235,6 @@ class ActionDialect(ProviderBase):
             if i == 0 and m.role == "system" and (self._head_tools or request.tools):
                 head = self.stable_prefix(content[:stable], self._head_tools or request.tools)
                 content, stable = head + content[stable:], len(head)
-            if i == turn_at and section:
-                content = f"{content}\n\n{section}"
             marked.append(m if content == m.content else replace(m, content=content))
         out = self._in_dialect(marked)
         grammar = None
