@@ -23,6 +23,7 @@ from homeagent.actions.dates import DateError, parse_when
 from homeagent.actions.modes import ALIASES as MODE_ALIASES
 from homeagent.actions.money import MoneyError, parse_money
 from homeagent.actions.repeat import find_repeat
+from homeagent.intent.fuzzy import closest
 from homeagent.intent.training import Template
 from homeagent.numbers import NUM, find_number
 
@@ -281,6 +282,9 @@ def generic(text: str, name: str, props: Mapping[str, Any], required: Sequence[s
                 rf"(?<![a-z]){re.escape(w)}(?![a-z])" if w.isascii() else re.escape(w), low)]
             if words and max(map(len, words)) > best_len:
                 best_len, best_value = max(map(len, words)), value
+        if best_value is None:  # "brekfast", "expnese": a typo of a long enum value
+            values = [v for v in prop["enum"] if isinstance(v, str) and len(v) >= 7]
+            best_value = next((f for w in re.findall(r"[a-z]{6,}", low) if (f := closest(w, values)) is not None), None)
         if best_value is not None:
             args[key] = best_value
     if read:
@@ -308,12 +312,27 @@ def generic(text: str, name: str, props: Mapping[str, Any], required: Sequence[s
     return _tidy(args, props)
 
 
+# Mode words besides the modes' own aliases, and words a typo of a mode must not be read as.
+_MODE_MORE = {"vacation": "away", "holiday": "away", "度假": "away", "出差": "away", "good night": "sleep",
+              "goodnight": "sleep", "night mode": "sleep", "夜间": "sleep", "company": "guest", "有客人": "guest",
+              "i'm home": "home", "i'm back": "home", "back home": "home"}
+_NOT_MODES = frozenset({"some", "come", "dome", "hole", "hose", "hope", "homes", "sheep", "steep", "slept", "sleet",
+                        "guess", "quest", "sway", "awry", "aways"})
+
+
 def find_mode(low: str) -> str | None:
-    for word, mode in sorted(MODE_ALIASES.items(), key=lambda kv: -len(kv[0])):
+    for word, mode in sorted({**MODE_ALIASES, **_MODE_MORE}.items(), key=lambda kv: -len(kv[0])):
         if re.search(rf"(?<![a-z]){re.escape(word)}(?![a-z])" if word.isascii() else re.escape(word), low):
             return mode
     m = re.search(r"(?<![a-z])(home|away|sleep|guest)(?![a-z])", low)
-    return m.group(1) if m else None
+    if m:
+        return m.group(1)
+    for word in re.findall(r"[a-z]+", low):  # "slep mode", "awya": a typo of a mode's name
+        if word not in _NOT_MODES:
+            fixed = closest(word, ("home", "away", "sleep", "guest", "guests", "bedtime", "visitor", "leaving"))
+            if fixed is not None:
+                return {"guests": "guest", "bedtime": "sleep", "visitor": "guest", "leaving": "away"}.get(fixed, fixed)
+    return None
 
 
 def _tidy(args: dict[str, Any], props: Mapping[str, Any]) -> dict[str, Any]:

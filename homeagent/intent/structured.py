@@ -1,0 +1,168 @@
+"""Structured slots read off the utterance where an action's schema has them: a phone
+number and an email for a contact, a coupon's code and discount, a goal's target and its
+unit, a stock item's quantity and unit, a duration in minutes, an amount said in words
+("twenty bucks").
+
+`structured(text, props, args)` adds what the schema asks for and the arguments lack, and
+takes what it read out of the text arguments it had leaked into ("张三，电话138…" is the
+person 张三); values the user's words set explicitly are kept.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from homeagent.numbers import NUM, parse_number
+
+_PHONE_RE = re.compile(r"(?<![A-Za-z0-9+])(?:\+\d{1,3}[\s-]?)?(?:\(\d{2,4}\)\s?)?\d(?:[\s-]?\d){6,13}(?!\w)")
+_PHONE_WORDS = re.compile(r"(?:手机号码?|电话号码?|手机|电话|联系方式|号码|phone(?: number)?|mobile|cell|tel|number)"
+                          r"\s*(?:是|为|:|：|is)?\s*$", re.I)
+_EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_CODE_RE = re.compile(r"(?:券码|优惠码|兑换码|折扣码|码|(?:promo |coupon |discount )?code)\s*(?:是|为|:|：|is)?\s*"
+                      r"(?P<code>[A-Za-z0-9][A-Za-z0-9-]{2,})", re.I)
+_DISCOUNT_RE = re.compile(rf"满\s*{NUM}\s*减\s*{NUM}\s*元?|打?\s*{NUM}\s*折|立减\s*{NUM}\s*元?|减\s*{NUM}\s*元"
+                          r"|\d+(?:\.\d+)?\s*%\s*off|[$¥€£]\s*\d+(?:\.\d+)?\s*off|buy one get one free|bogo", re.I)
+_EXPIRY_WORDS = re.compile(r"[，,]?\s*(?:过期|到期|失效|截止)$|^(?:有效期至|有效期到|有效期|到期日?|expires?|expiring|valid until"
+                           r"|valid till|good until)\s*", re.I)
+_GOAL_UNITS = (r"公里|千米|km|kilometers?|kilometres?|miles?|本书|本|部|篇|次|斤|公斤|kg|小时|hours?|页|pages?|books?"
+               r"|times|steps|步|元|块|dollars?")
+_EN_NUM = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+           "nine": 9, "ten": 10, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+           "sixty": 60, "hundred": 100, "a dozen": 12, "a couple of": 2}
+_EN_NUM_RE = "|".join(sorted((re.escape(w) for w in _EN_NUM), key=len, reverse=True))
+_GOAL_RE = re.compile(rf"(?P<n>{NUM}|\b(?:{_EN_NUM_RE})\b)\s*(?P<u>{_GOAL_UNITS})(?![a-z])", re.I)
+_STOCK_UNITS = (r"cans?|bottles?|boxes?|packs?|packets?|bags?|jars?|rolls?|cartons?|tins?|tubes?|bars?|loaves"
+                r"|dozen|pieces?|kg|g|ml|l|瓶|罐|听|盒|袋|包|箱|卷|支|块|条|斤|公斤|升|毫升|个|只|颗|把|桶|提")
+_STOCK_RE = re.compile(rf"(?P<n>{NUM}|\b(?:{_EN_NUM_RE})\b)\s*(?P<u>{_STOCK_UNITS})(?![a-z])(?:\s+of\b)?", re.I)
+_DURATION_RE = re.compile(
+    rf"(?:for\s+)?(?:(?P<half>half an? hour)|(?P<n>{NUM}|\b(?:{_EN_NUM_RE})\b)\s*(?P<zh_half>个半)?\s*个?\s*"
+    r"(?P<and_half2>\s*and a half\s*)?(?P<u>小时|钟头|分钟|hours?|hrs?|minutes?|mins?)(?P<and_half>\s+and\s+a\s+half)?(?:\s*(?P<more>\d+)\s*(?:分钟|分|minutes?|mins?))?"
+    r"|(?P<zh_only>半)\s*(?:个)?\s*小时)(?:的)?",
+    re.I,
+)
+_WORD_MONEY_RE = re.compile(rf"\b(?P<n>{_EN_NUM_RE})\s+(?P<c>bucks?|dollars?|euros?|pounds?|quid|yuan|kuai)\b", re.I)
+_TEXT_KEYS = ("title", "person", "item", "habit", "content", "subject", "dish", "label", "note", "reason")
+
+
+def _number(raw: str) -> float | None:
+    low = raw.strip().casefold()
+    if low in _EN_NUM:
+        return float(_EN_NUM[low])
+    return parse_number(raw)
+
+
+def _plain(value: float) -> int | float:
+    return int(value) if float(value).is_integer() else value
+
+
+def duration_minutes(text: str) -> tuple[int, str] | None:
+    """"an hour and a half" / "一个半小时" / "90 minutes" / "1小时20分钟" → (90, the words)."""
+    for m in _DURATION_RE.finditer(text):
+        if m.group("half") or m.group("zh_only"):
+            return 30, m.group(0)
+        count = _number(m.group("n"))
+        if count is None:
+            continue
+        if m.group("zh_half") or m.group("and_half") or m.group("and_half2"):
+            count += 0.5
+        hours = m.group("u").casefold().startswith(("小", "钟", "h"))
+        minutes = count * 60 if hours else count
+        if m.group("more"):
+            minutes += int(m.group("more"))
+        return round(minutes), m.group(0)
+    return None
+
+
+def _cut(args: dict[str, Any], said: str) -> None:
+    """Take `said` out of the text arguments it leaked into."""
+    said = said.strip()
+    if said.casefold().startswith("for ") and not any(isinstance(v, str) and said in v for v in args.values()):
+        said = said[4:]
+    for key in _TEXT_KEYS:
+        value = args.get(key)
+        if isinstance(value, str) and said in value:
+            rest = value.replace(said, " ")
+            rest = re.sub(r"\s*[，,；;]\s*[，,；;]*\s*", "，", rest)
+            rest = re.sub(r"\s+", " ", rest).strip(" ，,。.：:")
+            rest = _PHONE_WORDS.sub("", rest).strip(" ，,。.：:")
+            rest = re.sub(r"[，,]\s*(?:(?:电话|手机|号码|phone|email|邮箱|券码|code)\s*[，,]?\s*)+$", "", rest, flags=re.I)
+            if rest:
+                args[key] = rest.strip(" ，,")
+
+
+def structured(text: str, props: Mapping[str, Any], args: dict[str, Any]) -> dict[str, Any]:
+    out = dict(args)
+    if "phone" in props and isinstance(out.get("person"), str):  # "新建联系人李四": the contact is 李四
+        out["person"] = re.sub(r"^(?:新建|添加|新增|加个|加一个|存个|存一下|保存)?联系人[：:\s]*", "", out["person"]) or out["person"]
+    if "phone" in props and not out.get("phone"):
+        m = _PHONE_RE.search(text)
+        if m and sum(ch.isdigit() for ch in m.group(0)) >= 7:
+            out["phone"] = re.sub(r"(?<=\d)[\s-](?=\d)", "", m.group(0)) if " " in m.group(0) else m.group(0)
+            _cut(out, m.group(0))
+            for key in _TEXT_KEYS:
+                if isinstance(out.get(key), str):
+                    out[key] = re.sub(r"[，,\s]*(?:电话|手机|phone|mobile|tel)(?:号码?)?\s*[:：]?\s*$", "", out[key],
+                                      flags=re.I).strip() or out[key]
+    if "email" in props and not out.get("email"):
+        m = _EMAIL_RE.search(text)
+        if m:
+            out["email"] = m.group(0)
+            _cut(out, m.group(0))
+    if "code" in props and not out.get("code"):
+        m = _CODE_RE.search(text)
+        if m:
+            out["code"] = m.group("code")
+            _cut(out, m.group(0))
+            _cut(out, m.group("code"))
+    if "discount" in props and not out.get("discount"):
+        m = _DISCOUNT_RE.search(text)
+        if m:
+            out["discount"] = m.group(0).strip()
+            _cut(out, m.group(0).strip())
+    if "expires" in props and isinstance(out.get("title"), str):
+        out["title"] = _EXPIRY_WORDS.sub("", out["title"]).strip(" ，,") or out["title"]
+    if "target" in props and "unit" in props and out.get("target") in (None, ""):
+        m = _GOAL_RE.search(text)
+        number = _number(m.group("n")) if m else None
+        if m and number is not None:
+            out["target"] = _plain(number)
+            out.setdefault("unit", "本" if m.group("u") == "本书" else m.group("u"))
+            if isinstance(out.get("title"), str):
+                out["title"] = re.sub(r"^(?:目标|goal)[：:\s]*", "", out["title"], flags=re.I) or out["title"]
+    if "quantity" in props and "unit" in props and out.get("quantity") in (None, ""):
+        m = _STOCK_RE.search(text)
+        number = _number(m.group("n")) if m else None
+        if m and number is not None:
+            out["quantity"] = _plain(number)
+            out.setdefault("unit", m.group("u"))
+            _cut(out, m.group(0))
+            if isinstance(out.get("item"), str):  # the words the object phrase kept of it ("3 cans tuna")
+                out["item"] = _STOCK_RE.sub(" ", out["item"]).strip() or out["item"]
+    if "location" in props and not out.get("location") and isinstance(out.get("item"), str):
+        m = re.search(r"\s+(?:in|into|to|on)\s+(?:(?:the|my|our)\s+)?(?P<where>pantry|fridge|freezer|cupboard|closet|garage"
+                      r"|basement|cabinet|drawer|shelf|attic|storage room|kitchen)$", out["item"], re.I)
+        if m:
+            out["location"] = m.group("where")
+            out["item"] = out["item"][: m.start()].strip()
+    if "duration_minutes" in props and not out.get("duration_minutes"):
+        found = duration_minutes(text)
+        if found is not None and found[0] > 0:
+            out["duration_minutes"] = found[0]
+            _cut(out, found[1])
+    if "hours" in props and (out.get("hours") in (None, "") or isinstance(out.get("hours"), str) and re.search(
+            r"and a half|half an hour", out["hours"], re.I)):
+        found = duration_minutes(out["hours"] if isinstance(out.get("hours"), str) else text)
+        if found is not None and found[0] > 0:
+            out["hours"] = _plain(found[0] / 60)
+    for key in ("amount", "cost", "price"):
+        if key in props and props[key].get("type") != "string" and out.get(key) in (None, ""):
+            m = _WORD_MONEY_RE.search(text)
+            if m:
+                currency = m.group("c").casefold()
+                code = "CNY" if currency in ("yuan", "kuai") else "EUR" if currency.startswith("euro") else \
+                    "GBP" if currency.startswith(("pound", "quid")) else "USD"
+                out[key] = f"{_EN_NUM[m.group('n').casefold()]} {code}"
+                break
+    return out
