@@ -50,7 +50,7 @@ from homeagent.intent.slots import (
     split_items,
     strip_polite,
 )
-from homeagent.intent.structured import structured
+from homeagent.intent.structured import pairs, structured
 from homeagent.intent.training import NONE_LABEL, Example, Template, all_templates, generate
 from homeagent.log import get_logger
 from homeagent.store import Database
@@ -109,7 +109,8 @@ _ENTITY_NOUNS = (
 )
 _TOO_RE = re.compile(r"^and\s+(.+?)\s+(?:too|as well)[\s.!]*$", re.I)
 _BARE_FILLER_RE = re.compile(r"[\s，,。.!！吧了啊呀哦嗯]|^算了|^那就|^还是")
-_PRIORITY_TAIL_RE = re.compile(r"[，,]?\s*(?:优先级(?:是|为)?(?P<level>[高低])|(?P<level2>[高低])优先级|(?P<level3>high|low) priority)\s*$", re.I)
+_PRIORITY_TAIL_RE = re.compile(r"[，,]?\s*(?:优先级(?:是|为)?(?P<level>[高低]|中等?|普通|一般)|(?P<level2>[高低]|中等?|普通)优先级"
+                               r"|(?P<level3>high|low|medium|normal) priority)\s*$", re.I)
 # "提醒我…" / "remind me…" asks for a reminder: a task, unless it is an event's own reminder.
 _REMIND_RE = re.compile(r"提醒我|提醒一下|\bremind me\b|\bset a reminder\b", re.I)
 _VERBS = ("create", "add", "record", "update", "delete", "complete", "mark", "check_in", "list", "get", "write")
@@ -567,7 +568,7 @@ class IntentLayer:
                 if m and m.start() > 0:
                     args[key] = value[: m.start()].strip(" ，,")
                     level = (m.group("level") or m.group("level2") or m.group("level3") or "").casefold()
-                    args["priority"] = "high" if level in ("high", "高") else "low"
+                    args["priority"] = "high" if level in ("high", "高") else "low" if level in ("low", "低") else "medium"
         if any(is_when(props.get(k, {})) for k in args):
             # "周五前交报销单": the 前 belongs to the deadline, not to the task.
             for key, value in list(args.items()):
@@ -581,6 +582,12 @@ class IntentLayer:
         for key in ("mood", "quality"):
             if isinstance(args.get(key), str):
                 args[key] = strip_hedges(args[key])
+        for key in ("title", "item", "dish"):  # "在读《三体》": the title is what the marks hold
+            value = args.get(key)
+            m = re.search(r"《([^》]+)》?", value) if isinstance(value, str) else None
+            if m:
+                args[key] = m.group(1).strip()
+        args = pairs(text, props, args)
         if isinstance(args.get("pet"), str):  # "fed Max his dinner": the pet is Max
             pet = re.split(r"\s+(?:his|her|their|its)\b|'s\b|’s\b", args["pet"], maxsplit=1, flags=re.I)[0].strip()
             args["pet"] = pet or args["pet"]

@@ -76,7 +76,18 @@ _ENUM_WORDS: dict[str, tuple[str, ...]] = {
     "dinner": ("晚饭", "晚餐", "dinner", "supper"), "snack": ("零食", "加餐", "snack"),
     "daily": ("每天", "每日", "天天", "daily", "every day"), "weekly": ("每周", "每星期", "每个星期", "weekly", "every week"),
     "sleep": ("睡眠", "睡得", "sleep"), "body": ("体重", "weight"), "diary": ("日记", "diary"),
+    "medium": ("中等优先级", "优先级中等", "普通优先级", "优先级普通", "优先级一般", "medium priority", "normal priority"),
+    "read": ("读过", "读完", "看完这本", "已读", "finished reading", "have read", "already read"),
+    "reading": ("在读", "正在读", "在看这本", "currently reading", "reading"),
+    "tv": ("电视剧", "连续剧", "美剧", "韩剧", "日剧", "剧集", "tv show", "tv series", "series", "show"),
+    "anime": ("动漫", "动画", "番剧", "新番", "anime", "cartoon"),
+    "documentary": ("纪录片", "documentary", "docuseries"),
+    "watching": ("在看", "在追", "正在看", "追剧", "watching"),
+    "watched": ("看完", "看过", "看了", "watched", "saw", "finished watching"),
+    "heavy": ("量多", "量很多", "量大", "heavy"), "light": ("量少", "量很少", "量小", "light"),
 }
+# Enum keys whose words are a setting, not part of the record's name: taken out of it.
+_ENUM_OUT = ("status", "kind", "priority")
 _TEXT_KEYS = ("content", "title", "item", "habit", "food", "medicine", "mood", "place", "plant", "pet",
               "dish", "subject", "person", "reason", "label", "metric", "query")
 _WHEN_ORDER = ("due", "start", "date", "time", "deadline", "expires", "from", "end")
@@ -287,6 +298,12 @@ def generic(text: str, name: str, props: Mapping[str, Any], required: Sequence[s
             best_value = next((f for w in re.findall(r"[a-z]{6,}", low) if (f := closest(w, values)) is not None), None)
         if best_value is not None:
             args[key] = best_value
+            if key in _ENUM_OUT and best_len >= 2:
+                said = max((w for w in (*_ENUM_WORDS.get(best_value, ()), best_value) if len(w) == best_len
+                            and (w.casefold() in low)), key=len, default="")
+                if said and (len(said) >= 4 or not said.isascii()):
+                    rest = re.sub(rf"(?<![a-z]){re.escape(said)}(?![a-z])" if said.isascii() else re.escape(said), " ",
+                                  rest, count=1, flags=re.I)
     if read:
         return args
     if args.get("priority") in ("high", "low"):  # "…, high priority": the priority is not the title

@@ -166,3 +166,43 @@ def structured(text: str, props: Mapping[str, Any], args: dict[str, Any]) -> dic
                 out[key] = f"{_EN_NUM[m.group('n').casefold()]} {code}"
                 break
     return out
+
+
+_LEND_EN = (re.compile(r"\b(?:lent|loaned|gave)\s+(?P<person>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+(?:my|our|the|a|an|his|her)\s+"
+                       r"(?P<item>[\w' -]+?)(?=\s+(?:until|till|today|yesterday|tomorrow|last|on|by|for)\b|[,.!]|$)"),
+            re.compile(r"\b(?:borrowed|got)\s+(?:a |an |the |)?(?P<item>[\w' -]+?)\s+from\s+(?P<person>[A-Z][\w'-]*)"),
+            re.compile(r"\b(?:borrowed)\s+(?P<person>[A-Z][\w'-]*)'s\s+(?P<item>[\w' -]+?)(?=[,.!]|$|\s+(?:until|today|yesterday))"))
+_LEND_ZH = (re.compile(r"(?P<person>[\u4e00-\u9fff]{1,4}?)借(?:走)?了?我的(?P<item>[\u4e00-\u9fffA-Za-z0-9]{1,12})"),
+            re.compile(r"借(?:了|走了|走)(?!我)(?P<person>[\u4e00-\u9fff]{1,4}?)的(?P<item>[\u4e00-\u9fffA-Za-z0-9]{1,12})"),
+            re.compile(r"(?:借给|借给了)(?P<person>[\u4e00-\u9fff]{1,4}?)(?:一[本把个台件辆]|[一两三]?[本把个台件辆])"
+                       r"(?P<item>[\u4e00-\u9fffA-Za-z0-9]{1,12})"))
+_PET_EN = re.compile(r"^(?:i\s+|we\s+|just\s+)*(?P<verb>fed|walked|bathed|washed|groomed|brushed|trained|played with)\s+"
+                     r"(?P<pet>[A-Z][\w-]*)(?:'s|’s)?\s*(?:(?:his|her|their|its)\s+)?(?P<what>.*)$", re.I)
+_PET_ZH = re.compile(r"^(?:我|刚|刚刚|已经|今天)*(?:给|帮|带)(?P<pet>[\u4e00-\u9fffA-Za-z]{1,5}?)(?P<what>(?:喂|洗|打|剪|梳|遛|驱|铲|换)"
+                     r"[\u4e00-\u9fff\w]{0,12})$")
+_WHEN_TAIL = re.compile(r"\s*(?:this (?:morning|afternoon|evening)|tonight|today|yesterday|just now|早上|上午|下午|晚上|今天|刚才)\s*$",
+                        re.I)
+
+
+def pairs(text: str, props: Mapping[str, Any], args: dict[str, Any]) -> dict[str, Any]:
+    """Two names in one phrase, a possessive between them: "I lent Tom my drill",
+    "借了小李的伞", "I fed Max his dinner", "给旺财喂了狗粮"."""
+    out = dict(args)
+    core = text.strip().rstrip("。.!！")
+    person, item = str(out.get("person") or ""), str(out.get("item") or "")
+    unsure = not person or not item or person in item or bool(re.search(r"借|\blent\b|\bborrow|\bmy\b|\bi\b", item, re.I))
+    if "person" in props and "item" in props and "direction" in props and unsure:
+        for rx in (*_LEND_EN, *_LEND_ZH):
+            m = rx.search(core)
+            if m:
+                out["person"], out["item"] = m.group("person").strip(), m.group("item").strip()
+                break
+    if "pet" in props and "activity" in props and (not out.get("pet") or " " in str(out.get("pet", ""))
+                                                  or not out.get("activity")):
+        m = _PET_EN.match(core) or _PET_ZH.match(core)
+        if m:
+            what = _WHEN_TAIL.sub("", m.group("what")).strip()
+            verb = m.groupdict().get("verb") or ""
+            out["pet"] = m.group("pet")
+            out["activity"] = " ".join(p for p in (verb.casefold(), what) if p) or out.get("activity", "")
+    return out

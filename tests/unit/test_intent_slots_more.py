@@ -147,3 +147,21 @@ def test_durations_in_both_languages() -> None:
     assert duration_minutes("1小时20分钟")[0] == 80  # type: ignore[index]
     assert duration_minutes("45 mins")[0] == 45  # type: ignore[index]
     assert duration_minutes("tomorrow") is None
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # Enum synonyms in both languages; the enum's words are not the title.
+    ("add a task to file taxes, normal priority", "create_task", {"content": "file taxes", "priority": "medium"}),
+    ("加个待办：整理书架，优先级中等", "create_task", {"content": "整理书架", "priority": "medium"}),
+    ("finished reading Dune", "add_book", {"title": "Dune", "status": "read"}),
+    ("在读《三体》", "add_book", {"title": "三体", "status": "reading"}),
+    # Two names in one phrase: who and what, a possessive between them.
+    ("I lent Tom my drill", "record_item_lend", {"person": "Tom", "item": "drill", "direction": "lent"}),
+    ("借了小李的伞", "record_item_lend", {"person": "小李", "item": "伞", "direction": "borrowed"}),
+    ("I fed Max his dinner", "record_pet_activity", {"pet": "Max", "activity": "fed dinner"}),
+    ("给旺财喂了狗粮", "record_pet_activity", {"pet": "旺财", "activity": "喂了狗粮"}),
+])
+def test_enum_synonyms_and_names_with_their_possessives(layer: IntentLayer, text: str, action: str,
+                                                        expected: dict) -> None:
+    label, args = route(layer, text)
+    assert label == action and _has(args, expected), (label, args)
