@@ -85,6 +85,8 @@ def strip_fillers(text: str) -> str:
 
 def strip_hedges(value: str) -> str:
     """"kinda tired" → "tired", "I feel pretty down" → "down", "有点低落" → "低落"; a value
-    that is only a hedge stays as said."""
+    that is only a hedge stays as said, and so does one the hedge is most of ("挺好")."""
     out = _HEDGE_RE.sub("", value.strip()).strip(" ，,。.")
+    if re.fullmatch(r"[\u4e00-\u9fff]的?", out):  # "挺好的" less 挺 is hardly a mood: the hedge stays
+        return re.sub(r"的$", "", value.strip()) or value
     return out or value

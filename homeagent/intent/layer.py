@@ -591,6 +591,9 @@ class IntentLayer:
         if isinstance(args.get("pet"), str):  # "fed Max his dinner": the pet is Max
             pet = re.split(r"\s+(?:his|her|their|its)\b|'s\b|’s\b", args["pet"], maxsplit=1, flags=re.I)[0].strip()
             args["pet"] = pet or args["pet"]
+        if isinstance(args.get("person"), str) and "direction" in props:  # "lent Tom $50": Tom
+            args["person"] = re.sub(r"^(?:i\s+)?(?:lent|loaned|gave|borrowed from|owe|paid back)\s+", "", args["person"],
+                                    flags=re.I) or args["person"]
         if isinstance(args.get("item"), str) and "quantity" in props:  # "买两盒牛奶" less 两盒 is 牛奶
             args["item"] = re.sub(r"^(?:买|buy)\s+", "", args["item"], flags=re.I) or args["item"]
         if "mode" in props and isinstance(args.get("reason"), str) and (

@@ -56,7 +56,7 @@ _EN_PART = (rf"(?:the day after tomorrow|day after tomorrow|tomorrow|today|tonig
             r"|in the (?:morning|afternoon|evening)|\d{4}-\d{2}-\d{2}(?:[ t]\d{1,2}:\d{2})?)")
 WHEN_EN_RE = re.compile(rf"\b(?:{_EN_PART})(?:\s*,?\s*(?:at\s+)?(?:{_EN_PART}))*\b", re.I)
 _MONEY_RE = re.compile(
-    rf"(?:HK\$|US\$|[¥￥$€£])\s*\d+(?:\.\d+)?(?:\s*[万千kK])?|\d+(?:\.\d+)?\s*[万千kK](?:\s*(?:块钱|块|元))?|{_NUM}(?:\.\d+)?\s*(?:[万千kK])?\s*(?:块钱|块|元|美元|美金|刀|欧元|英镑|日元|港币|"
+    rf"(?:HK\$|US\$|[¥￥$€£])\s*(?:\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.\d+)?(?:\s*[万千kK])?|\d+(?:\.\d+)?\s*[万千kK](?:\s*(?:块钱|块|元))?|{_NUM}(?:\.\d+)?\s*(?:[万千kK])?\s*(?:块钱|块|元|美元|美金|刀|欧元|英镑|日元|港币|"
     r"yuan|kuai|rmb|dollars?|bucks?|euros?|pounds?|yen|usd|cny|eur)|(?<![\d.])\d+(?:\.\d+)?(?![\d.])",
     re.I,
 )
@@ -109,7 +109,9 @@ def _quantity(value: str) -> str:
 
 
 def _amount(value: str) -> Any:
-    """"1.2万" → 12000, "3k" → 3000; other amounts stay as said (currency words included)."""
+    """"1.2万" → 12000, "3k" → 3000; other amounts stay as said (currency words included),
+    less their thousands separators ("¥1,200" → "¥1200")."""
+    value = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", value)
     m = re.fullmatch(r"[¥￥]?\s*(\d+(?:\.\d+)?)\s*([万千kK])\s*(?:块钱|块|元)?", value.strip())
     if m:
         number = float(m.group(1)) * {"万": 10_000, "千": 1000, "k": 1000, "K": 1000}[m.group(2)]

@@ -140,6 +140,11 @@ def structured(text: str, props: Mapping[str, Any], args: dict[str, Any]) -> dic
             _cut(out, m.group(0))
             if isinstance(out.get("item"), str):  # the words the object phrase kept of it ("3 cans tuna")
                 out["item"] = _STOCK_RE.sub(" ", out["item"]).strip() or out["item"]
+    if "quantity" in props and "unit" in props and isinstance(out.get("quantity"), str) and not out.get("unit"):
+        m = _STOCK_RE.fullmatch(out["quantity"].strip())  # "2 bottles": the number, and its unit
+        number = _number(m.group("n")) if m else None
+        if m and number is not None:
+            out["quantity"], out["unit"] = _plain(number), m.group("u")
     if "location" in props and not out.get("location") and isinstance(out.get("item"), str):
         m = re.search(r"\s+(?:in|into|to|on)\s+(?:(?:the|my|our)\s+)?(?P<where>pantry|fridge|freezer|cupboard|closet|garage"
                       r"|basement|cabinet|drawer|shelf|attic|storage room|kitchen)$", out["item"], re.I)

@@ -103,3 +103,19 @@ async def test_a_shift_with_no_record_touched_or_named_changes_nothing(make_conf
         tasks = await _due(app)
     assert tasks == ["2026-03-06T09:00:00+08:00"]
     assert text_of(events) == "Which one should I move?"  # the model asks; nothing was guessed
+
+
+async def test_named_shifts_in_chinese_and_an_ambiguous_name_goes_to_the_model(make_config) -> None:
+    provider = ScriptedProvider(["有两条“交”开头的任务，是哪一条？"])
+    async with _app(make_config, provider) as app:
+        await act(app, "create_task", content="交电费", due="2026-03-06 09:00")
+        await act(app, "create_task", content="交水费", due="2026-03-06 09:00")
+        await act(app, "create_event", title="牙医预约", start="2026-03-10 10:00")
+        await turn(app, "把交电费那个任务往后推一天")
+        await turn(app, "把牙医预约提前半小时")
+        events = await turn(app, "把交往后推一天")  # two tasks match: which one is not guessed
+        tasks = await _due(app)
+        start = [r["start"] for r in await app.db.fetchall("SELECT start FROM events")]
+    assert tasks == ["2026-03-07T09:00:00+08:00", "2026-03-06T09:00:00+08:00"]
+    assert start == ["2026-03-10T09:30:00+08:00"]
+    assert len(provider.requests) == 1 and "哪一条" in text_of(events)

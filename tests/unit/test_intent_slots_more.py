@@ -159,6 +159,11 @@ def test_durations_in_both_languages() -> None:
     ("I lent Tom my drill", "record_item_lend", {"person": "Tom", "item": "drill", "direction": "lent"}),
     ("借了小李的伞", "record_item_lend", {"person": "小李", "item": "伞", "direction": "borrowed"}),
     ("I fed Max his dinner", "record_pet_activity", {"pet": "Max", "activity": "fed dinner"}),
+    ("lent Tom $50", "record_money_lend", {"person": "Tom", "amount": "$50", "direction": "lent"}),
+    ("今天心情挺好的", "record_mood", {"mood": "挺好"}),  # a hedge that is all but the whole mood stays
+    ("花了¥1,200买了个耳机", "record_transaction", {"amount": "¥1200"}),
+    ("add 2 bottles of olive oil to the kitchen", "create_inventory_item",
+     {"item": "olive oil", "quantity": 2, "unit": "bottles", "location": "kitchen"}),
     ("给旺财喂了狗粮", "record_pet_activity", {"pet": "旺财", "activity": "喂了狗粮"}),
 ])
 def test_enum_synonyms_and_names_with_their_possessives(layer: IntentLayer, text: str, action: str,
