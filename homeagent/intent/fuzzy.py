@@ -16,12 +16,14 @@ from collections.abc import Iterable
 # Words the slot rules read; a typo of one of them hides a date or a command frame.
 VOCABULARY = (
     "remind", "tomorrow", "today", "tonight", "yesterday", "monday", "tuesday", "wednesday", "thursday", "friday",
-    "saturday", "sunday", "morning", "afternoon", "evening", "minutes", "hours", "remember", "switch", "delete",
+    "saturday", "sunday", "morning", "afternoon", "evening", "remember", "switch", "delete",
     "remove", "please", "shopping", "reminder", "appointment", "breakfast",
 )
 # Ordinary words one edit from a vocabulary word: never "corrected".
 _KEEP = frozenset({"tonight", "monday", "sunday", "minute", "hour", "switched", "deleted", "removed", "reminds",
-                   "reminded", "remains", "remand", "rewind", "remit", "pleased", "pleas", "hoursa"})
+                   "reminded", "remains", "remand", "rewind", "remit", "pleased", "pleas", "remote", "twitch",
+                   "swatch", "sundae", "mourning", "shipping", "chopping", "stopping", "remainder", "evenings",
+                   "mornings", "todays", "deleter", "removal"})
 _WORD_RE = re.compile(r"[A-Za-z]+")
 _LEAD_FILLER_RE = re.compile(
     r"^(?:(?:ok(?:ay)?|so|well|um+|uh+|er+|erm|hmm+|alright|right|yeah|yes|oh|and|like|hey|hi|actually|basically"

@@ -582,6 +582,10 @@ class IntentLayer:
         for key in ("mood", "quality"):
             if isinstance(args.get(key), str):
                 args[key] = strip_hedges(args[key])
+        for key in ("note", "content", "title", "item"):  # "记一笔lunch": the command is not the note
+            value = args.get(key)
+            if isinstance(value, str) and re.match(r"(?:记一笔|记一下|记个|记录一下|帮我记)\s*\S", value):
+                args[key] = re.sub(r"^(?:记一笔|记一下|记个|记录一下|帮我记)\s*", "", value)
         for key in ("title", "item", "dish"):  # "在读《三体》": the title is what the marks hold
             value = args.get(key)
             m = re.search(r"《([^》]+)》?", value) if isinstance(value, str) else None

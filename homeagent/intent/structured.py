@@ -32,7 +32,7 @@ _EN_NUM = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5
            "nine": 9, "ten": 10, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
            "sixty": 60, "hundred": 100, "a dozen": 12, "a couple of": 2}
 _EN_NUM_RE = "|".join(sorted((re.escape(w) for w in _EN_NUM), key=len, reverse=True))
-_GOAL_RE = re.compile(rf"(?P<n>{NUM}|\b(?:{_EN_NUM_RE})\b)\s*(?P<u>{_GOAL_UNITS})(?![a-z])", re.I)
+_GOAL_RE = re.compile(rf"(?P<n>\d+(?:\.\d+)?\s*[万千kK](?![a-z])|{NUM}|\b(?:{_EN_NUM_RE})\b)\s*(?P<u>{_GOAL_UNITS})(?![a-z])", re.I)
 _STOCK_UNITS = (r"cans?|bottles?|boxes?|packs?|packets?|bags?|jars?|rolls?|cartons?|tins?|tubes?|bars?|loaves"
                 r"|dozen|pieces?|kg|g|ml|l|瓶|罐|听|盒|袋|包|箱|卷|支|块|条|斤|公斤|升|毫升|个|只|颗|把|桶|提")
 _STOCK_RE = re.compile(rf"(?P<n>{NUM}|\b(?:{_EN_NUM_RE})\b)\s*(?P<u>{_STOCK_UNITS})(?![a-z])(?:\s+of\b)?", re.I)
@@ -50,6 +50,11 @@ def _number(raw: str) -> float | None:
     low = raw.strip().casefold()
     if low in _EN_NUM:
         return float(_EN_NUM[low])
+    scaled = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([万千k])", low)
+    if scaled:
+        return float(scaled.group(1)) * {"万": 10_000, "千": 1000, "k": 1000}[scaled.group(2)]
+    if re.fullmatch(r"[万千百亿]+", low):
+        return None  # a bare 万 is a unit, not a number
     return parse_number(raw)
 
 
@@ -99,7 +104,9 @@ def structured(text: str, props: Mapping[str, Any], args: dict[str, Any]) -> dic
     if "phone" in props and not out.get("phone"):
         m = _PHONE_RE.search(text)
         if m and sum(ch.isdigit() for ch in m.group(0)) >= 7:
-            out["phone"] = re.sub(r"(?<=\d)[\s-](?=\d)", "", m.group(0)) if " " in m.group(0) else m.group(0)
+            digits = re.sub(r"\D", "", m.group(0))
+            # A mainland mobile said in groups ("138 1234 5678") is its 11 digits; others stay as said.
+            out["phone"] = digits if len(digits) == 11 and digits[0] == "1" and "+" not in m.group(0) else m.group(0).strip()
             _cut(out, m.group(0))
             for key in _TEXT_KEYS:
                 if isinstance(out.get(key), str):
@@ -123,6 +130,13 @@ def structured(text: str, props: Mapping[str, Any], args: dict[str, Any]) -> dic
             _cut(out, m.group(0).strip())
     if "expires" in props and isinstance(out.get("title"), str):
         out["title"] = _EXPIRY_WORDS.sub("", out["title"]).strip(" ，,") or out["title"]
+    if "store" in props and isinstance(out.get("title"), str):
+        m = re.fullmatch(r"(?:(?P<what>.+?)\s+)?(?:at|from)\s+(?P<store>[\w&' .-]+)", out["title"], re.I)
+        if m and not out.get("store"):  # "20% off at Uniqlo": the store is Uniqlo
+            out["store"] = m.group("store").strip()
+            out["title"] = (m.group("what") or "").strip() or out["store"]
+        if re.fullmatch(r"(?:存个|记个|加个|存一下|记一下|添加|保存|存|记|save|add|keep)", out["title"], re.I):
+            out["title"] = out.get("store") or out.get("discount") or out.get("code") or out["title"]
     if "target" in props and "unit" in props and out.get("target") in (None, ""):
         m = _GOAL_RE.search(text)
         number = _number(m.group("n")) if m else None

@@ -73,7 +73,7 @@ def test_a_long_enum_value_is_read_through_a_typo(layer: IntentLayer) -> None:
 
 @pytest.mark.parametrize(("text", "action", "expected"), [
     ("添加联系人张三，电话13812345678", "add_person", {"person": "张三", "phone": "13812345678"}),
-    ("新建联系人李四，手机号 139-1234-5678", "add_person", {"person": "李四", "phone": "139-1234-5678"}),
+    ("新建联系人李四，手机号 139-1234-5678", "add_person", {"person": "李四", "phone": "13912345678"}),
     ("save a coupon for Starbucks, code SAVE20, expires next Friday", "add_coupon",
      {"title": "Starbucks", "code": "SAVE20", "expires": "next Friday"}),
     ("记一张优惠券：星巴克满100减20，券码ABC123，下周五过期", "add_coupon",
@@ -103,6 +103,7 @@ def test_typos_are_corrected_only_in_the_closed_vocabulary() -> None:
     assert edits1("remnd", "remind") and edits1("awya", "away") and not edits1("away", "away")
     assert fix_typos("remnd me tomorow to feed the dgo") == "remind me tomorrow to feed the dgo"
     assert fix_typos("Remind me next Friday") == "Remind me next Friday"  # exact words keep their case
+    assert fix_typos("buy a new remote and a sundae") == "buy a new remote and a sundae"  # ordinary words stay
     assert closest("some", ("home",)) == "home" and closest("hom", ("home",)) is None  # too short to guess
     assert strip_fillers("ok so remind me") == "remind me" and strip_fillers("嗯那个提醒我") == "提醒我"
     assert strip_fillers("这个周末去爬山") == "这个周末去爬山"  # 这个周末 is a date, not a filler
@@ -162,6 +163,13 @@ def test_durations_in_both_languages() -> None:
     ("lent Tom $50", "record_money_lend", {"person": "Tom", "amount": "$50", "direction": "lent"}),
     ("今天心情挺好的", "record_mood", {"mood": "挺好"}),  # a hedge that is all but the whole mood stays
     ("花了¥1,200买了个耳机", "record_transaction", {"amount": "¥1200"}),
+    ("提醒我tomorrow交电费", "create_task", {"content": "交电费", "due": "tomorrow"}),  # mixed languages
+    ("记一笔lunch花了35块", "record_transaction", {"note": "lunch"}),
+    ("添加联系人Tom，电话 (415) 555-0123", "add_person", {"person": "Tom", "phone": "(415) 555-0123"}),
+    ("添加联系人张三，电话138 1234 5678", "add_person", {"person": "张三", "phone": "13812345678"}),
+    ("add a coupon: 20% off at Uniqlo, code UNI20, valid until March 31", "add_coupon",
+     {"store": "Uniqlo", "discount": "20% off", "code": "UNI20", "expires": "March 31"}),
+    ("今年存5万块", "create_goal", {"target": 50000, "unit": "块"}),
     ("add 2 bottles of olive oil to the kitchen", "create_inventory_item",
      {"item": "olive oil", "quantity": 2, "unit": "bottles", "location": "kitchen"}),
     ("给旺财喂了狗粮", "record_pet_activity", {"pet": "旺财", "activity": "喂了狗粮"}),
