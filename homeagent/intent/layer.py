@@ -655,7 +655,7 @@ class IntentLayer:
                 args[main] = text[again.end():].strip("，,。. ")
             return self._calls(ctx.last_action, args, prediction, lang, ctx=ctx, reason="follow-up: again")
         shift = find_shift(text)
-        if shift is not None and bare(shift) and ctx.last_id is not None:
+        if shift is not None and bare(shift) and ctx.last_id is not None and not _ASKS_RE.search(text):
             # "往后推一个小时", "push it back an hour": the record's own time, moved.
             shifted = self._shift_call(_entity(ctx.last_action), {"id": ctx.last_id}, ctx.last_data, shift)
             if shifted is not None:
@@ -711,7 +711,8 @@ class IntentLayer:
             return None
         stripped = strip_polite(text)
         shift = find_shift(stripped)
-        if shift is None or bare(shift) or _QUESTION_RE.search(stripped) and not _REQUEST_RE.search(stripped):
+        if shift is None or bare(shift) or _ASKS_RE.search(stripped) or (
+                _QUESTION_RE.search(stripped) and not _REQUEST_RE.search(stripped)):
             return None
         words = name_of(shift)
         if not words or len(words) > 40:

@@ -119,3 +119,14 @@ async def test_named_shifts_in_chinese_and_an_ambiguous_name_goes_to_the_model(m
     assert tasks == ["2026-03-07T09:00:00+08:00", "2026-03-06T09:00:00+08:00"]
     assert start == ["2026-03-10T09:30:00+08:00"]
     assert len(provider.requests) == 1 and "哪一条" in text_of(events)
+
+
+async def test_asking_whether_it_moved_moves_nothing(make_config) -> None:
+    provider = ScriptedProvider(["(model)"] * 5)
+    async with _app(make_config, provider) as app:
+        await turn(app, "提醒我明天下午3点交电费")
+        for said in ("是不是往后推了一个小时？", "did I push it back an hour?", "把交电费往后推一天了吗？",
+                     "往后推了一个小时吗？"):
+            await turn(app, said)
+        tasks = await _due(app)
+    assert tasks == ["2026-03-05T15:00:00+08:00"]
