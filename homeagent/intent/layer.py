@@ -745,9 +745,12 @@ class IntentLayer:
         return Route("intent", call.name, 1.0, calls=[call], language=lang, reason="shift")
 
     def _same_day(self, value: Any, ctx: _Context) -> Any:
-        """"把它改到4点" keeps the record's day, and a bare 4点 after an afternoon is 16:00."""
-        if not isinstance(value, str) or find_day(value):
+        """"把它改到4点" keeps the record's day, and a bare 4点 after an afternoon is 16:00;
+        "改到周五" keeps a timed record's time of day."""
+        if not isinstance(value, str):
             return value
+        if find_day(value):
+            return self._same_time(value, ctx)
         try:
             when = parse_when(value, self.clock.now())
         except DateError:
@@ -762,6 +765,17 @@ class IntentLayer:
         if hour < 8 and not re.search(r"am|早|上午|凌晨", value, re.I):
             hour += 12
         return f"{m.group(1)} {hour:02d}:{when.value.minute:02d}"
+
+    def _same_time(self, value: str, ctx: _Context) -> str:
+        try:
+            when = parse_when(value, self.clock.now())
+        except DateError:
+            return value
+        before = next((str(ctx.last_data[k]) for k in ("due", "start") if ctx.last_data.get(k)), "")
+        m = re.match(r"\d{4}-\d{2}-\d{2}[T ](\d{2}:\d{2})", before)
+        if when.has_time or m is None or value in ("下周", "next week", "下个月", "next month"):
+            return value
+        return f"{when.day.isoformat()} {m.group(1)}"
 
     def _to_model(self, text: str, lang: str, prediction: Prediction | None, tools: Sequence[ToolDef],
                   question: bool = False, *, reason: str, offer_actions: bool = True) -> Route:

@@ -130,3 +130,14 @@ async def test_asking_whether_it_moved_moves_nothing(make_config) -> None:
             await turn(app, said)
         tasks = await _due(app)
     assert tasks == ["2026-03-05T15:00:00+08:00"]
+
+
+async def test_a_new_day_for_a_timed_task_keeps_its_time_of_day(make_config) -> None:
+    async with _app(make_config, ScriptedProvider([])) as app:
+        await turn(app, "提醒我明天下午3点交电费")
+        await turn(app, "把它改到周五")
+        first = (await _due(app))[0]
+        await turn(app, "Remind me to call the plumber tomorrow at 9am")
+        await turn(app, "move it to Monday")
+        second = (await _due(app))[1]
+    assert (first, second) == ("2026-03-06T15:00:00+08:00", "2026-03-09T09:00:00+08:00")
