@@ -26,10 +26,12 @@ _ZH_UNIT = {"分钟": "m", "分": "m", "小时": "h", "钟头": "h", "天": "d",
             "月": "mo"}
 _EN_UNIT = {"min": "m", "minute": "m", "hour": "h", "hr": "h", "day": "d", "week": "w", "month": "mo"}
 # 一个小时, 半小时, 一个半小时, 两天, 三周, 一个星期, 两个月, 半天
-_ZH_QTY = rf"(?P<zn>{NUM}|半)?\s*个?\s*(?P<zh>半)?\s*(?P<zu>分钟|小时|钟头|天|日|周|星期|礼拜|个?月)(?P<zt>半)?"
+_ZH_QTY = (rf"(?:(?P<zq>[一二两三])\s*刻钟|(?P<zn>{NUM}|半)?\s*个?\s*(?P<zh>半)?\s*(?P<zu>分钟|小时|钟头|天|日|周|星期|礼拜|个?月)"
+           rf"(?P<zt>半)?(?:\s*(?:零|又)?\s*(?P<zm>{NUM})\s*分钟?)?)")
 # an hour, 30 minutes, 1.5 hours, half an hour, an hour and a half, two days
-_EN_QTY = (rf"(?:(?P<half>half an?)|(?P<en>\d+(?:\.\d+)?|{_EN_COUNT}))\s*(?P<eu>min(?:ute)?s?|hours?|hrs?|days?|weeks?"
-           r"|months?)(?P<et>\s+and\s+a\s+half)?")
+_EN_QTY = (rf"(?:(?P<quarter>(?:a\s+)?quarter(?:\s+of)?\s+an?\s+hour|a\s+quarter\s+hour)|(?:(?P<half>half an?)"
+           rf"|(?P<en>\d+(?:\.\d+)?|{_EN_COUNT}))\s*(?P<eu>min(?:ute)?s?|hours?|hrs?|days?|weeks?|months?)"
+           r"(?P<et>\s+and\s+a\s+half)?(?:\s+and\s+(?P<em>\d+)\s*(?:minutes?|mins?))?)")
 _ZH_LATER = r"往后推迟?|向后推迟?|往后挪|向后挪|往后延|往后拖|推迟|延后|延迟|顺延|推后|挪后|拖后|晚"
 _ZH_EARLIER = r"往前挪|向前挪|往前推|向前推|往前提|提前|提早|挪前|早"
 _ZH_RE = re.compile(rf"(?P<dir>{_ZH_LATER}|{_ZH_EARLIER})\s*了?\s*(?:{_ZH_QTY})")
@@ -85,6 +87,9 @@ def find_shift(text: str) -> Shift | None:
         minutes, days, months = (0, 14, 0) if to == "下下周" else (0, 0, 1) if to.endswith("月") else (0, 7, 0)
         return Shift(minutes, days, months, _rest(text, m.span()))
     m = _ZH_RE.search(text)
+    if m and m.group("zq"):
+        sign = -1 if re.fullmatch(_ZH_EARLIER, m.group("dir")) else 1
+        return Shift(sign * 15 * int(parse_number(m.group("zq")) or 1), 0, 0, _rest(text, m.span()))
     if m:
         if m.group("zu") in ("分", "日") and not m.group("zn"):
             return None
@@ -95,6 +100,8 @@ def find_shift(text: str) -> Shift | None:
         unit = _ZH_UNIT[m.group("zu").lstrip("个")]
         sign = -1 if re.fullmatch(_ZH_EARLIER, m.group("dir")) else 1
         minutes, days, months = _amount(count, unit)
+        if m.group("zm") and unit == "h":  # 一个小时二十分钟
+            minutes += round(parse_number(m.group("zm")) or 0)
         return Shift(sign * minutes, sign * days, sign * months, _rest(text, m.span()))
     m = _EN_TO_RE.search(text)
     if m:
@@ -109,11 +116,15 @@ def find_shift(text: str) -> Shift | None:
     later, earlier = bool(_EN_LATER.search(outside)), bool(_EN_EARLIER.search(outside))
     if later == earlier:
         return None
+    sign = -1 if earlier else 1
+    if m.group("quarter"):
+        return Shift(sign * 15, 0, 0, _rest(text, m.span(), verb=True))
     count = 0.5 if m.group("half") else _EN_WORDS.get((m.group("en") or "").casefold()) or float(m.group("en"))
     count += 0.5 if m.group("et") else 0.0
     unit = _EN_UNIT[re.sub(r"(?:ute)?s?$", "", m.group("eu").casefold()).replace("minute", "min")]
-    sign = -1 if earlier else 1
     minutes, days, months = _amount(count, unit)
+    if m.group("em") and unit == "h":  # an hour and 20 minutes
+        minutes += int(m.group("em"))
     return Shift(sign * minutes, sign * days, sign * months, _rest(text, m.span(), verb=True))
 
 
