@@ -24,9 +24,14 @@ _KEEP = frozenset({"tonight", "monday", "sunday", "minute", "hour", "switched", 
                    "reminded", "remains", "remand", "rewind", "remit", "pleased", "pleas", "remote", "twitch",
                    "swatch", "sundae", "mourning", "shipping", "chopping", "stopping", "remainder", "evenings",
                    "mornings", "todays", "deleter", "removal"})
+# Chat spellings of date words.
+_ABBREVIATIONS = {"tmrw": "tomorrow", "tmr": "tomorrow", "tmw": "tomorrow", "tmro": "tomorrow", "2morrow": "tomorrow",
+                  "2moro": "tomorrow", "tomoz": "tomorrow", "tonite": "tonight", "2nite": "tonight", "2day": "today",
+                  "tdy": "today", "thurs": "thursday", "weds": "wednesday", "tues": "tuesday"}
+_ABBREVIATION_RE = re.compile(r"(?<![\w-])(" + "|".join(_ABBREVIATIONS) + r")(?![\w-])", re.I)
 _WORD_RE = re.compile(r"[A-Za-z]+")
 _LEAD_FILLER_RE = re.compile(
-    r"^(?:(?:ok(?:ay)?|so|well|um+|uh+|er+|erm|hmm+|alright|right|yeah|yes|oh|and|like|hey|hi|actually|basically"
+    r"^(?:(?:ok(?:ay)?|so|well|um+|uh+|er+|erm|hmm+|alright|right|yeah|yes|oh|and|like|hey|hi|actually|basically|yo|so yeah"
     r"|嗯+|呃+|额|那个|就是|然后|那么|好吧|对了|哦|诶|欸|啊)(?:[\s，,：:.…~!！]+|(?=[\u4e00-\u9fff])))+",
     re.I,
 )
@@ -76,7 +81,8 @@ def fix_typos(text: str, vocabulary: Iterable[str] = VOCABULARY) -> str:
         fixed = closest(m.group(0), words, shortest=5)
         return fixed if fixed is not None else m.group(0)
 
-    return _WORD_RE.sub(one, text) if text.isascii() or _WORD_RE.search(text) else text
+    text = _ABBREVIATION_RE.sub(lambda m: _ABBREVIATIONS[m.group(1).casefold()], text)
+    return _WORD_RE.sub(one, text)
 
 
 def strip_fillers(text: str) -> str:

@@ -600,6 +600,10 @@ class IntentLayer:
                                     flags=re.I) or args["person"]
         if isinstance(args.get("item"), str) and "quantity" in props:  # "买两盒牛奶" less 两盒 is 牛奶
             args["item"] = re.sub(r"^(?:买|buy)\s+", "", args["item"], flags=re.I) or args["item"]
+            # "我得买点鸡蛋": the speaker and "some" are not the item.
+            args["item"] = re.sub(r"^(?:我们?\s+)?(?:点|些|一些|一点)(?=\S)", "", args["item"]) or args["item"]
+        if isinstance(args.get("title"), str) and "start" in props:  # "加个日程明天下午开会": 开会
+            args["title"] = re.sub(r"^(?:日程|行程|事件)\s+", "", args["title"]) or args["title"]
         if "mode" in props and isinstance(args.get("reason"), str) and (
                 find_mode(args["reason"].casefold()) or re.search(r"模式|\bmode\b|切换|切到|switch|swich|set the", args["reason"],
                                                                      re.I)):
