@@ -296,9 +296,11 @@ def generic(text: str, name: str, props: Mapping[str, Any], required: Sequence[s
                 rf"(?<![a-z]){re.escape(w)}(?![a-z])" if w.isascii() else re.escape(w), low)]
             if words and max(map(len, words)) > best_len:
                 best_len, best_value = max(map(len, words)), value
-        if best_value is None:  # "brekfast", "expnese": a typo of a long enum value
-            values = [v for v in prop["enum"] if isinstance(v, str) and len(v) >= 7]
-            best_value = next((f for w in re.findall(r"[a-z]{6,}", low) if (f := closest(w, values)) is not None), None)
+        if best_value is None:  # "brekfast", "compelted": a typo of a long enum value or of one of its words
+            names = {w.casefold(): v for v in prop["enum"] if isinstance(v, str)
+                     for w in (v, *_ENUM_WORDS.get(v, ())) if w.isascii() and w.isalpha() and len(w) >= 7}
+            best_value = next((names[f] for w in re.findall(r"[a-z]{6,}", low) if (f := closest(w, names)) is not None),
+                              None)
         if best_value is not None:
             args[key] = best_value
             if key in _ENUM_OUT and best_len >= 2:

@@ -76,6 +76,7 @@ def test_a_mode_is_read_through_typos_and_languages_and_the_command_is_no_reason
 
 def test_a_long_enum_value_is_read_through_a_typo(layer: IntentLayer) -> None:
     assert route(layer, "I had a brekfast of oatmeal")[1].get("meal") == "breakfast"
+    assert route(layer, "show my compelted tasks") == ("list_tasks", {"status": "done"})
 
 
 @pytest.mark.parametrize(("text", "action", "expected"), [
