@@ -50,7 +50,7 @@ from homeagent.intent.slots import (
     split_items,
     strip_polite,
 )
-from homeagent.intent.structured import pairs, structured
+from homeagent.intent.structured import measures, pairs, structured
 from homeagent.intent.training import NONE_LABEL, Example, Template, all_templates, generate
 from homeagent.log import get_logger
 from homeagent.store import Database
@@ -574,7 +574,7 @@ class IntentLayer:
             for key, value in list(args.items()):
                 if isinstance(value, str) and not is_when(props.get(key, {})) and re.match(r"(?:之前|以前|前)\s*\S", value):
                     args[key] = re.sub(r"^(?:之前|以前|前)\s*", "", value)
-        return self._tidy_more(text, props, structured(text, props, args))
+        return self._tidy_more(text, props, measures(text, props, structured(text, props, args)))
 
     @staticmethod
     def _tidy_more(text: str, props: Mapping[str, Any], args: dict[str, Any]) -> dict[str, Any]:

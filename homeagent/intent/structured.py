@@ -225,3 +225,64 @@ def pairs(text: str, props: Mapping[str, Any], args: dict[str, Any]) -> dict[str
             out["pet"] = m.group("pet")
             out["activity"] = " ".join(p for p in (verb.casefold(), what) if p) or out.get("activity", "")
     return out
+
+
+_TIMES_RE = re.compile(rf"[，,\s]*(?P<n>{NUM}|\b(?:{_EN_NUM_RE})\b|\bonce\b|\btwice\b)\s*(?:次|times?\b)(?:\s*(?:a|per|every)\s+"
+                       r"(?:week|day))?", re.I)
+_WEIGHT_RE = re.compile(r"(?P<n>\d+(?:\.\d+)?)\s*(?P<u>lbs?|pounds?|斤|公斤|kg|千克|kilos?)(?![a-z])", re.I)
+_READING_UNIT_RE = re.compile(r"(?P<v>\d+(?:\.\d+)?(?:/\d+)?)\s*(?P<u>mmHg|bpm|mmol/L|mg/dL|°C|℃|%|次/分)", re.I)
+_ML_RE = re.compile(rf"(?P<n>{NUM})\s*(?P<u>ml|mL|毫升|升|l|liters?|litres?)(?![a-z])", re.I)
+_PER_DAY_RE = re.compile(rf"[，,\s]*(?:每天|每日|一天)\s*(?P<zh>{NUM})\s*(?:分钟|分)|[，,\s]*(?P<en>\d+)\s*(?:minutes?|mins?)\s+"
+                         r"(?:a|per|each|every)\s+day", re.I)
+
+
+def measures(text: str, props: Mapping[str, Any], args: dict[str, Any]) -> dict[str, Any]:
+    """Counts and readings with their units: a habit's times a week, a weight in pounds or
+    斤 (to kg), a health reading's unit, millilitres of water for a plant, a study plan's
+    minutes a day; the words they were said in taken out of the name beside them."""
+    out = dict(args)
+    if "target" in props and "unit" not in props and out.get("target") in (None, ""):
+        m = _TIMES_RE.search(text)
+        if m:
+            raw = m.group("n").casefold()
+            number = {"once": 1.0, "twice": 2.0}.get(raw) or _number(m.group("n"))
+            if number is not None and number >= 1:
+                out["target"] = int(number)
+                for key in ("habit", "name", "new_name"):
+                    if isinstance(out.get(key), str):
+                        out[key] = _TIMES_RE.sub("", out[key]).strip(" ，,") or out[key]
+    if isinstance(out.get("medicine"), str):  # "吃了两片布洛芬" less 两片 is 布洛芬
+        out["medicine"] = re.sub(r"^(?:吃了|服了|吃|服用了?|took|had)\s*", "", out["medicine"], flags=re.I) or out["medicine"]
+    if "weight_kg" in props:
+        m = _WEIGHT_RE.search(text)
+        if m:
+            value, unit = float(m.group("n")), m.group("u").casefold()
+            kg = value * 0.45359237 if unit.startswith(("lb", "pound")) else value / 2 if unit == "斤" else value
+            out["weight_kg"] = round(kg, 1)
+    if "unit" in props and "value" in props and not out.get("unit"):
+        m = _READING_UNIT_RE.search(text)
+        if m:
+            out["unit"] = m.group("u")
+            if isinstance(out.get("metric"), str):
+                out["metric"] = re.sub(rf"\s*{re.escape(m.group('u'))}\s*", " ", out["metric"]).strip() or out["metric"]
+    if "amount_ml" in props and not out.get("amount_ml"):
+        m = _ML_RE.search(text)
+        number = _number(m.group("n")) if m else None
+        if m and number is not None:
+            litres = m.group("u").casefold() in ("升", "l") or m.group("u").casefold().startswith("lit")
+            out["amount_ml"] = round(number * 1000 if litres else number)
+    if "plant" in props:
+        m = re.search(r"(?:浇了?|给)(?:\S*?水)?给?(?P<zh>[\u4e00-\u9fff]{1,6}?)(?:浇了?水|$)", text.strip(" 。.!！")) \
+            or re.search(r"\bwatered\s+(?:the\s+|my\s+)?(?P<en>[\w' -]+?)(?:\s+with\b|[,.!]|$)", text, re.I)
+        if m and (not out.get("plant") or re.search(r"浇|\bwith\b|\d", str(out["plant"]))):
+            out["plant"] = (m.groupdict().get("zh") or m.groupdict().get("en") or "").strip() or out.get("plant")
+    if "minutes_per_day" in props and not out.get("minutes_per_day"):
+        m = _PER_DAY_RE.search(text)
+        number = _number(m.group("zh") or m.group("en")) if m else None
+        if m and number is not None:
+            out["minutes_per_day"] = int(number)
+            if isinstance(out.get("subject"), str):
+                subject = _PER_DAY_RE.sub("", out["subject"])
+                subject = re.sub(r"^(?:study|learn|学习?|练)\s*(?=\S)", "", subject.strip(), flags=re.I)
+                out["subject"] = re.sub(r"\s*(?:每天|每日|一天)\s*\d*$", "", subject).strip(" ，,") or out["subject"]
+    return out

@@ -100,6 +100,15 @@ def test_a_long_enum_value_is_read_through_a_typo(layer: IntentLayer) -> None:
     ("meeting tomorrow at 3pm for an hour and a half", "create_event",
      {"title": "meeting", "start": "tomorrow at 3pm", "duration_minutes": 90}),
     ("明天下午3点开会，一个半小时", "create_event", {"title": "开会", "duration_minutes": 90}),
+    ("start a habit of going to the gym three times a week", "create_habit",
+     {"habit": "going to the gym", "frequency": "weekly", "target": 3}),
+    ("吃了两片布洛芬", "record_medicine", {"medicine": "布洛芬", "dose": "两片"}),
+    ("I weigh 150 lbs", "record_body", {"weight_kg": 68.0}),
+    ("heart rate 72 bpm", "record_health", {"metric": "heart rate", "value": "72", "unit": "bpm"}),
+    ("浇了500毫升水给绿萝", "record_plant_watering", {"plant": "绿萝", "amount_ml": 500}),
+    ("watered the fern with 300ml", "record_plant_watering", {"plant": "fern", "amount_ml": 300}),
+    ("学英语每天30分钟", "create_study_plan", {"subject": "英语", "minutes_per_day": 30}),
+    ("study Spanish 20 minutes a day", "create_study_plan", {"subject": "Spanish", "minutes_per_day": 20}),
 ])
 def test_structured_slots_where_the_schema_has_them(layer: IntentLayer, text: str, action: str,
                                                     expected: dict) -> None:
