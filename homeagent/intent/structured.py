@@ -144,7 +144,10 @@ def structured(text: str, props: Mapping[str, Any], args: dict[str, Any]) -> dic
             out["target"] = _plain(number)
             out.setdefault("unit", "本" if m.group("u") == "本书" else m.group("u"))
             if isinstance(out.get("title"), str):
-                out["title"] = re.sub(r"^(?:目标|goal)[：:\s]*", "", out["title"], flags=re.I) or out["title"]
+                title = re.sub(r"^(?:目标|goal)[：:\s]*", "", out["title"], flags=re.I) or out["title"]
+                # "run 100 km" is the goal "run", 100 its target, km its unit; "读12本书" is 读书.
+                cut = title.replace(m.group(0), "书" if m.group("u") == "本书" else " ", 1)
+                out["title"] = re.sub(r"\s+", " ", cut).strip(" ，,") or title
     if "quantity" in props and "unit" in props and out.get("quantity") in (None, ""):
         m = _STOCK_RE.search(text)
         number = _number(m.group("n")) if m else None

@@ -141,3 +141,20 @@ async def test_a_new_day_for_a_timed_task_keeps_its_time_of_day(make_config) -> 
         await turn(app, "move it to Monday")
         second = (await _due(app))[1]
     assert (first, second) == ("2026-03-06T15:00:00+08:00", "2026-03-09T09:00:00+08:00")
+
+
+async def test_structured_slots_land_in_their_columns(make_config) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        for said in ("添加联系人张三，电话138 1234 5678", "run 100 km this year",
+                     "add 3 cans of tuna to the pantry", "watered the fern with 300ml"):
+            await turn(app, said)
+        people = [dict(r) for r in await app.db.fetchall("SELECT name, phone FROM people")]
+        goals = [dict(r) for r in await app.db.fetchall("SELECT title, target, unit FROM goals")]
+        stock = [dict(r) for r in await app.db.fetchall("SELECT name, quantity, unit, location FROM inventory_items")]
+        water = [dict(r) for r in await app.db.fetchall("SELECT plant, amount_ml FROM plant_waterings")]
+    assert provider.requests == []
+    assert people == [{"name": "张三", "phone": "13812345678"}]
+    assert goals == [{"title": "run", "target": 100, "unit": "km"}]
+    assert stock == [{"name": "tuna", "quantity": 3, "unit": "cans", "location": "pantry"}]
+    assert water == [{"plant": "fern", "amount_ml": 300}]
