@@ -588,8 +588,10 @@ class IntentLayer:
                 args[key] = re.sub(r"^(?:记一笔|记一下|记个|记录一下|帮我记)\s*", "", value)
         for key in ("title", "item", "dish"):  # "在读《三体》": the title is what the marks hold
             value = args.get(key)
-            m = re.search(r"《([^》]+)》?", value) if isinstance(value, str) else None
-            if m:
+            if not isinstance(value, str):
+                continue
+            m = re.search(r"《([^》]+)》?", value)
+            if m and not value[m.end():].strip(" ，,。.！!"):  # ("《三体》读后感" is a title of its own)
                 args[key] = m.group(1).strip()
         args = pairs(text, props, args)
         if isinstance(args.get("pet"), str):  # "fed Max his dinner": the pet is Max

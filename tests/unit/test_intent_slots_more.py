@@ -198,3 +198,4 @@ def test_enum_synonyms_and_names_with_their_possessives(layer: IntentLayer, text
                                                         expected: dict) -> None:
     label, args = route(layer, text)
     assert label == action and _has(args, expected), (label, args)
+
