@@ -38,14 +38,16 @@ _ZH_RE = re.compile(rf"(?P<dir>{_ZH_LATER}|{_ZH_EARLIER})\s*了?\s*(?:{_ZH_QTY})
 # 推迟到下周 / 延到下个月: the same day of the week, a week (a month) on.
 _ZH_TO_RE = re.compile(r"(?:往后推迟?|向后推迟?|往后挪|推迟|延后|延期|延迟|顺延|推|挪|延|拖)\s*到\s*(?P<to>下下周|下周|下个?星期|下个?礼拜"
                        r"|下个?月)(?![一二三四五六日天末\d])")
-_EN_VERB = r"(?:push(?:ed)?|move[ds]?|bump(?:ed)?|shift(?:ed)?|put|make|set|reschedule[ds]?|delay(?:ed)?|postpone[ds]?|slide)"
+_EN_VERB = (r"(?:push(?:ed)?|move[ds]?|bump(?:ed)?|shift(?:ed)?|put|make|set|reschedule[ds]?|delay(?:ed)?|postpone[ds]?"
+            r"|slide|bring|do)")
 _EN_RE = re.compile(rf"\b(?:by\s+)?(?:{_EN_QTY})\b(?:\s+(?P<after>later|earlier|sooner|back|forward|ahead))?", re.I)
 _EN_TO_RE = re.compile(rf"\b{_EN_VERB}\b.*?\b(?:(?:back|off)\s+)?(?:to|until|till)\s+next\s+(?P<to>week|month)\b", re.I)
-_EN_LATER = re.compile(r"\b(?:later|back|delay(?:ed)?|postpone[ds]?|put off)\b", re.I)
+_EN_LATER = re.compile(r"\b(?:later|back|out|delay(?:ed)?|postpone[ds]?|put off)\b", re.I)
 _EN_EARLIER = re.compile(r"\b(?:earlier|sooner|forward|ahead|up)\b", re.I)
 _EN_VERB_RE = re.compile(rf"\b{_EN_VERB}\b", re.I)
 _REMINDER_RE = re.compile(r"提醒|通知|叫我|\bremind|\bbefore\b|\bin advance\b", re.I)
-_LEFT_RE = re.compile(r"\b(?:it|that|this|one|the|my|by|back|forward|ahead|up|later|earlier|sooner|off|please|again|too|also"
+_LEFT_RE = re.compile(r"\b(?:it|that|this|one|the|my|by|back|forward|ahead|up|out|later|earlier|sooner|off|please|again|too|also"
+                      r"|let's|let us|can we|could we|can you|could you|we"
                       r"|another|task|event|appointment|reminder|just)\b|[把将再又也还给帮我它这那个条件吧了呢啊哦下的再]",
                       re.I)
 
@@ -145,7 +147,8 @@ def bare(shift: Shift) -> bool:
 def name_of(shift: Shift) -> str:
     """The record's words in a command naming it: "把交电费往后推一天" → 交电费."""
     words = re.sub(r"^(?:把|将|给)\s*|\s*(?:那个任务|这个任务|任务|那个日程|日程|那个|这个|的)$", "", shift.rest)
-    words = re.sub(r"\b(?:back|forward|ahead|up|later|earlier|sooner|off|by|again|please)\b", " ", words, flags=re.I)
+    words = re.sub(r"\b(?:back|forward|ahead|up|out|later|earlier|sooner|off|by|again|please|let's|can we|could we)\b", " ",
+                   words, flags=re.I)
     words = re.sub(r"^\s*(?:(?:the|my|our)\s+)+|\s+(?:task|event|one)\s*$", "", words.strip(), flags=re.I)
     return words.strip(" ，,。.")
 

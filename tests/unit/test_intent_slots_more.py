@@ -136,6 +136,8 @@ def test_typos_are_corrected_only_in_the_closed_vocabulary() -> None:
     ("move it up 15 minutes", -15, 0, 0), ("postpone it to next week", 0, 7, 0),
     ("往后推一刻钟", 15, 0, 0), ("推迟一个小时二十分钟", 80, 0, 0), ("push it back a quarter of an hour", 15, 0, 0),
     ("push it back an hour and 20 minutes", 80, 0, 0), ("推迟一天半", 720, 1, 0),
+    ("push it out a week", 0, 7, 0), ("bring it forward an hour", -60, 0, 0), ("delay it by a day", 0, 1, 0),
+    ("let's do it an hour later", 60, 0, 0),
 ])
 def test_shifts_are_read_with_their_sign_and_size(text: str, minutes: int, days: int, months: int) -> None:
     shift = find_shift(text)
