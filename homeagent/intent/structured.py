@@ -80,6 +80,20 @@ def duration_minutes(text: str) -> tuple[int, str] | None:
     return None
 
 
+_LEAD_TIME_RE = re.compile(r"[，,\s]*(?:提前\s*(?P<zq>[^，,。提]{1,10}?)\s*(?:提醒|通知|叫)(?:我|一下)?"
+                           r"|(?:and\s+)?remind\s+me\s+(?P<eq>[\w ]{1,30}?)\s+(?:before|ahead|early|in advance))", re.I)
+
+
+def lead_minutes(said: str) -> int | None:
+    """"半小时" / "15 minutes" / "一天" / "an hour" → minutes."""
+    days = re.fullmatch(rf"\s*(?P<n>{NUM}|an?|one|two|three)\s*(?:个)?\s*(?:天|days?)\s*", said, re.I)
+    if days:
+        count = _number({"a": "1", "an": "1"}.get(days.group("n").casefold(), days.group("n")))
+        return None if count is None else round(count * 24 * 60)
+    found = duration_minutes(said)
+    return found[0] if found is not None and found[1].strip() and len(found[1].strip()) >= len(said.strip()) - 4 else None
+
+
 def _cut(args: dict[str, Any], said: str) -> None:
     """Take `said` out of the text arguments it leaked into."""
     said = said.strip()
@@ -168,6 +182,13 @@ def structured(text: str, props: Mapping[str, Any], args: dict[str, Any]) -> dic
         if m:
             out["location"] = m.group("where")
             out["item"] = out["item"][: m.start()].strip()
+    if "remind_minutes" in props and out.get("remind_minutes") in (None, ""):
+        lead = _LEAD_TIME_RE.search(text)
+        minutes = lead_minutes(lead.group("zq") or lead.group("eq")) if lead else None
+        if lead and minutes is not None:
+            out["remind_minutes"] = minutes
+            _cut(out, lead.group(0).strip(" ，,"))
+            text = text.replace(lead.group(0), " ")  # the lead time is no duration
     if "duration_minutes" in props and not out.get("duration_minutes"):
         found = duration_minutes(text)
         if found is not None and found[0] > 0:

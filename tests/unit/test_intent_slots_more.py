@@ -201,3 +201,16 @@ def test_enum_synonyms_and_names_with_their_possessives(layer: IntentLayer, text
     label, args = route(layer, text)
     assert label == action and _has(args, expected), (label, args)
 
+
+
+@pytest.mark.parametrize(("text", "minutes", "title"), [
+    ("明天下午3点开会，提前半小时提醒我", 30, "开会"),
+    ("周五晚上7点聚餐，提前一小时提醒", 60, "聚餐"),
+    ("下周三上午10点面试，提前一天提醒我", 1440, "面试"),
+    ("dentist appointment on Friday at 10am, remind me 15 minutes before", 15, "dentist appointment"),
+    ("team dinner tomorrow at 7pm, remind me an hour before", 60, "team dinner"),
+])
+def test_an_events_lead_time_is_its_reminder_not_its_title(layer: IntentLayer, text: str, minutes: int,
+                                                           title: str) -> None:
+    args = layer.fill("create_event", text)
+    assert (args.get("remind_minutes"), args.get("title")) == (minutes, title), args
