@@ -38,8 +38,11 @@ from homeagent.actions.repeat import find_repeat
 from homeagent.chat import ToolCall, ToolDef
 from homeagent.clock import Clock
 from homeagent.intent.classifier import IntentModel, Prediction
+from homeagent.intent.fuzzy import fix_typos, strip_fillers, strip_hedges
+from homeagent.intent.shift import Shift, apply_shift, bare, find_shift, name_of
 from homeagent.intent.slots import (
     find_day,
+    find_mode,
     find_when,
     generic,
     is_when,
@@ -47,11 +50,12 @@ from homeagent.intent.slots import (
     split_items,
     strip_polite,
 )
+from homeagent.intent.structured import measures, pairs, structured
 from homeagent.intent.training import NONE_LABEL, Example, Template, all_templates, generate
 from homeagent.log import get_logger
 from homeagent.store import Database
 from homeagent.text import has_han
-from homeagent.tools.registry import Permission, ToolRegistry, ToolResult
+from homeagent.tools.registry import Permission, ToolContext, ToolRegistry, ToolResult
 
 log = get_logger("homeagent.intent")
 
@@ -105,7 +109,8 @@ _ENTITY_NOUNS = (
 )
 _TOO_RE = re.compile(r"^and\s+(.+?)\s+(?:too|as well)[\s.!]*$", re.I)
 _BARE_FILLER_RE = re.compile(r"[\s，,。.!！吧了啊呀哦嗯]|^算了|^那就|^还是")
-_PRIORITY_TAIL_RE = re.compile(r"[，,]?\s*(?:优先级(?:是|为)?(?P<level>[高低])|(?P<level2>[高低])优先级|(?P<level3>high|low) priority)\s*$", re.I)
+_PRIORITY_TAIL_RE = re.compile(r"[，,]?\s*(?:优先级(?:是|为)?(?P<level>[高低]|中等?|普通|一般)|(?P<level2>[高低]|中等?|普通)优先级"
+                               r"|(?P<level3>high|low|medium|normal) priority)\s*$", re.I)
 # "提醒我…" / "remind me…" asks for a reminder: a task, unless it is an event's own reminder.
 _REMIND_RE = re.compile(r"提醒我|提醒一下|\bremind me\b|\bset a reminder\b", re.I)
 _VERBS = ("create", "add", "record", "update", "delete", "complete", "mark", "check_in", "list", "get", "write")
@@ -298,7 +303,8 @@ class IntentLayer:
         started = time.perf_counter()
         ctx = self._contexts.setdefault((member, channel), _Context())
         undone = [(ctx.last_text, name) for name, _, _ in ctx.done[:1]]
-        route = self._route(text, ctx, tools)
+        named = await self._shift_named(text, member, channel, ctx)
+        route = named if named is not None else self._route(text, ctx, tools)
         route.duration_ms = round((time.perf_counter() - started) * 1000, 2)
         self.last_route = route
         if route.label == "undo" and route.reason == "undo" and self.db is not None and undone and undone[0][0]:
@@ -364,6 +370,10 @@ class IntentLayer:
         follow = self._follow_up(stripped, prediction, ctx, lang)
         if follow is not None:
             return follow
+        shift = find_shift(stripped)
+        if shift is not None and bare(shift):
+            # "往后推一个小时" with no record touched before: which one is meant is unknown.
+            return self._to_model(text, lang, prediction, tools, question, reason="no referent")
         route = self._decide(text, stripped, prediction, ctx, tools, lang, question)
         if taught is not None and route.label == taught.action:
             route.learned, route.reason = taught, "learned"
@@ -515,6 +525,7 @@ class IntentLayer:
         required = list(dict(spec.parameters).get("required", []))
         now = self.clock.now()
         templates = self.templates.get(action, [])
+        text = strip_fillers(fix_typos(text))  # "ok so remnd me…": the command words as meant
         # A recurrence ("每个工作日早上七点", "every Monday at 8") is its own slot: taken out
         # before the rest is read, so it is neither the title nor a one-off due time.
         repeat = find_repeat(text) if "repeat" in props else None
@@ -557,12 +568,48 @@ class IntentLayer:
                 if m and m.start() > 0:
                     args[key] = value[: m.start()].strip(" ，,")
                     level = (m.group("level") or m.group("level2") or m.group("level3") or "").casefold()
-                    args["priority"] = "high" if level in ("high", "高") else "low"
+                    args["priority"] = "high" if level in ("high", "高") else "low" if level in ("low", "低") else "medium"
         if any(is_when(props.get(k, {})) for k in args):
             # "周五前交报销单": the 前 belongs to the deadline, not to the task.
             for key, value in list(args.items()):
                 if isinstance(value, str) and not is_when(props.get(key, {})) and re.match(r"(?:之前|以前|前)\s*\S", value):
                     args[key] = re.sub(r"^(?:之前|以前|前)\s*", "", value)
+        return self._tidy_more(text, props, measures(text, props, structured(text, props, args)))
+
+    @staticmethod
+    def _tidy_more(text: str, props: Mapping[str, Any], args: dict[str, Any]) -> dict[str, Any]:
+        """Hedges off a mood, a possessive off a name, a mode's command off its reason."""
+        for key in ("mood", "quality"):
+            if isinstance(args.get(key), str):
+                args[key] = strip_hedges(args[key])
+        for key in ("note", "content", "title", "item"):  # "记一笔lunch": the command is not the note
+            value = args.get(key)
+            if isinstance(value, str) and re.match(r"(?:记一笔|记一下|记个|记录一下|帮我记)\s*\S", value):
+                args[key] = re.sub(r"^(?:记一笔|记一下|记个|记录一下|帮我记)\s*", "", value)
+        for key in ("title", "item", "dish"):  # "在读《三体》": the title is what the marks hold
+            value = args.get(key)
+            if not isinstance(value, str):
+                continue
+            m = re.search(r"《([^》]+)》?", value)
+            if m and not value[m.end():].strip(" ，,。.！!"):  # ("《三体》读后感" is a title of its own)
+                args[key] = m.group(1).strip()
+        args = pairs(text, props, args)
+        if isinstance(args.get("pet"), str):  # "fed Max his dinner": the pet is Max
+            pet = re.split(r"\s+(?:his|her|their|its)\b|'s\b|’s\b", args["pet"], maxsplit=1, flags=re.I)[0].strip()
+            args["pet"] = pet or args["pet"]
+        if isinstance(args.get("person"), str) and "direction" in props:  # "lent Tom $50": Tom
+            args["person"] = re.sub(r"^(?:i\s+)?(?:lent|loaned|gave|borrowed from|owe|paid back)\s+", "", args["person"],
+                                    flags=re.I) or args["person"]
+        if isinstance(args.get("item"), str) and "quantity" in props:  # "买两盒牛奶" less 两盒 is 牛奶
+            args["item"] = re.sub(r"^(?:买|buy)\s+", "", args["item"], flags=re.I) or args["item"]
+            # "我得买点鸡蛋": the speaker and "some" are not the item.
+            args["item"] = re.sub(r"^(?:我们?\s+)?(?:点|些|一些|一点)(?=\S)", "", args["item"]) or args["item"]
+        if isinstance(args.get("title"), str) and "start" in props:  # "加个日程明天下午开会": 开会
+            args["title"] = re.sub(r"^(?:日程|行程|事件)\s+", "", args["title"]) or args["title"]
+        if "mode" in props and isinstance(args.get("reason"), str) and (
+                find_mode(args["reason"].casefold()) or re.search(r"模式|\bmode\b|切换|切到|switch|swich|set the", args["reason"],
+                                                                     re.I)):
+            del args["reason"]  # the command itself is no reason
         return args
 
     def _answer_value(self, action: str, key: str, text: str) -> Any:
@@ -613,9 +660,16 @@ class IntentLayer:
             if main and not args.get(main):
                 args[main] = text[again.end():].strip("，,。. ")
             return self._calls(ctx.last_action, args, prediction, lang, ctx=ctx, reason="follow-up: again")
+        shift = find_shift(text)
+        if shift is not None and bare(shift) and ctx.last_id is not None and not _ASKS_RE.search(text):
+            # "往后推一个小时", "push it back an hour": the record's own time, moved.
+            shifted = self._shift_call(_entity(ctx.last_action), {"id": ctx.last_id}, ctx.last_data, shift)
+            if shifted is not None:
+                return Route("intent", shifted.name, 1.0, calls=[shifted], candidates=prediction.ranked[:5],
+                             language=lang, reason="follow-up: shift")
         # "改到下午两点吧", "算了，删了吧" right after a record: a bare verb means that record.
-        bare = _is_bare(text)
-        if not (_PRONOUN_RE.search(text) or bare) or ctx.last_id is None:
+        bare_verb = _is_bare(text)
+        if not (_PRONOUN_RE.search(text) or bare_verb) or ctx.last_id is None:
             return None
         verb = next((v for v, rx in _VERB_WORDS if rx.search(text)), None)
         if verb is None:
@@ -638,10 +692,71 @@ class IntentLayer:
         return Route("intent", target, 1.0, calls=[ToolCall(_call_id(), target, json.dumps(args, ensure_ascii=False))],
                      candidates=prediction.ranked[:5], language=lang, reason="follow-up")
 
+    def _shift_call(self, entity: str, ref: dict[str, Any], record: Mapping[str, Any], shift: Shift) -> ToolCall | None:
+        """The update moving `record`'s time (and an event's end with its start) by `shift`."""
+        target = next((n for n in self._actions if n.startswith("update_") and _entity(n) == entity), None)
+        spec = self.registry.get(target) if target else None
+        if target is None or spec is None:
+            return None
+        props = dict(spec.parameters).get("properties", {})
+        args = dict(ref)
+        for key in ("due", "start", "end"):
+            if key in props and isinstance(record.get(key), str) and record[key]:
+                moved = apply_shift(record[key], shift)
+                if moved is None:
+                    return None
+                args[key] = moved
+        if len(args) == len(ref) or "end" in args and len(args) == len(ref) + 1:
+            return None  # nothing of its time to move
+        return ToolCall(_call_id(), target, json.dumps(args, ensure_ascii=False))
+
+    async def _shift_named(self, text: str, member: str, channel: str, ctx: _Context) -> Route | None:
+        """"把交电费往后推一天", "push the dentist back an hour": the record those words name,
+        looked up as the member would list it, its time moved by the shift."""
+        if not self.model.ready or ctx.pending is not None:
+            return None
+        stripped = strip_polite(text)
+        shift = find_shift(stripped)
+        if shift is None or bare(shift) or _ASKS_RE.search(stripped) or (
+                _QUESTION_RE.search(stripped) and not _REQUEST_RE.search(stripped)):
+            return None
+        words = name_of(shift)
+        if not words or len(words) > 40:
+            return None
+        lang = "zh" if has_han(text) else "en"
+        look = ToolContext(turn_id="intent_lookup", channel=channel, now=self.clock.now, member=member, language=lang)
+        found: list[tuple[str, dict[str, Any]]] = []
+        for name in self._actions:
+            entity = _entity(name)
+            listing = f"list_{entity}s"
+            if not name.startswith("update_") or listing not in self._actions:
+                continue
+            props = dict(self._actions[listing].parameters).get("properties", {})
+            query: dict[str, Any] = {"query": words}
+            if "from" in props:  # a calendar lists a week unless told: the year ahead
+                today = self.clock.now().date()
+                query.update({"from": today.isoformat(), "to": today.replace(year=today.year + 1).isoformat()})
+            result = await self.registry.execute(ToolCall(_call_id(), listing, json.dumps(query, ensure_ascii=False)),
+                                                 look)
+            rows = result.display.data if result.ok and result.display is not None else None
+            if isinstance(rows, list):
+                found += [(entity, dict(r)) for r in rows if isinstance(r, Mapping) and isinstance(r.get("id"), int)
+                          and (r.get("due") or r.get("start"))]
+        if len(found) != 1:
+            return None  # none, or several: the model asks which one
+        entity, record = found[0]
+        call = self._shift_call(entity, {"id": record["id"]}, record, shift)
+        if call is None:
+            return None
+        return Route("intent", call.name, 1.0, calls=[call], language=lang, reason="shift")
+
     def _same_day(self, value: Any, ctx: _Context) -> Any:
-        """"把它改到4点" keeps the record's day, and a bare 4点 after an afternoon is 16:00."""
-        if not isinstance(value, str) or find_day(value):
+        """"把它改到4点" keeps the record's day, and a bare 4点 after an afternoon is 16:00;
+        "改到周五" keeps a timed record's time of day."""
+        if not isinstance(value, str):
             return value
+        if find_day(value):
+            return self._same_time(value, ctx)
         try:
             when = parse_when(value, self.clock.now())
         except DateError:
@@ -656,6 +771,17 @@ class IntentLayer:
         if hour < 8 and not re.search(r"am|早|上午|凌晨", value, re.I):
             hour += 12
         return f"{m.group(1)} {hour:02d}:{when.value.minute:02d}"
+
+    def _same_time(self, value: str, ctx: _Context) -> str:
+        try:
+            when = parse_when(value, self.clock.now())
+        except DateError:
+            return value
+        before = next((str(ctx.last_data[k]) for k in ("due", "start") if ctx.last_data.get(k)), "")
+        m = re.match(r"\d{4}-\d{2}-\d{2}[T ](\d{2}:\d{2})", before)
+        if when.has_time or m is None or value in ("下周", "next week", "下个月", "next month"):
+            return value
+        return f"{when.day.isoformat()} {m.group(1)}"
 
     def _to_model(self, text: str, lang: str, prediction: Prediction | None, tools: Sequence[ToolDef],
                   question: bool = False, *, reason: str, offer_actions: bool = True) -> Route:

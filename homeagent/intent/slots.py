@@ -23,6 +23,7 @@ from homeagent.actions.dates import DateError, parse_when
 from homeagent.actions.modes import ALIASES as MODE_ALIASES
 from homeagent.actions.money import MoneyError, parse_money
 from homeagent.actions.repeat import find_repeat
+from homeagent.intent.fuzzy import closest
 from homeagent.intent.training import Template
 from homeagent.numbers import NUM, find_number
 
@@ -53,9 +54,10 @@ _EN_PART = (rf"(?:the day after tomorrow|day after tomorrow|tomorrow|today|tonig
             rf"|(?:last|past) \d+ days|{_MON}\.? \d{{1,2}}(?:st|nd|rd|th)?(?:,? \d{{4}})?|\d{{1,2}}(?:st|nd|rd|th)? (?:of )?{_MON}"
             r"|(?:at )?\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|at \d{1,2}(?::\d{2})?|at noon|noon|midnight"
             r"|in the (?:morning|afternoon|evening)|\d{4}-\d{2}-\d{2}(?:[ t]\d{1,2}:\d{2})?)")
-WHEN_EN_RE = re.compile(rf"\b(?:{_EN_PART})(?:\s*,?\s*(?:at\s+)?(?:{_EN_PART}))*\b", re.I)
+# Bounded by letters, not \b: "提醒我tomorrow交电费" has its date between two Han characters.
+WHEN_EN_RE = re.compile(rf"(?<![A-Za-z0-9])(?:{_EN_PART})(?:\s*,?\s*(?:at\s+)?(?:{_EN_PART}))*(?![A-Za-z0-9])", re.I)
 _MONEY_RE = re.compile(
-    rf"(?:HK\$|US\$|[¥￥$€£])\s*\d+(?:\.\d+)?(?:\s*[万千kK])?|\d+(?:\.\d+)?\s*[万千kK](?:\s*(?:块钱|块|元))?|{_NUM}(?:\.\d+)?\s*(?:[万千kK])?\s*(?:块钱|块|元|美元|美金|刀|欧元|英镑|日元|港币|"
+    rf"(?:HK\$|US\$|[¥￥$€£])\s*(?:\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.\d+)?(?:\s*[万千kK])?|\d+(?:\.\d+)?\s*[万千kK](?:\s*(?:块钱|块|元))?|{_NUM}(?:\.\d+)?\s*(?:[万千kK])?\s*(?:块钱|块|元|美元|美金|刀|欧元|英镑|日元|港币|"
     r"yuan|kuai|rmb|dollars?|bucks?|euros?|pounds?|yen|usd|cny|eur)|(?<![\d.])\d+(?:\.\d+)?(?![\d.])",
     re.I,
 )
@@ -75,7 +77,18 @@ _ENUM_WORDS: dict[str, tuple[str, ...]] = {
     "dinner": ("晚饭", "晚餐", "dinner", "supper"), "snack": ("零食", "加餐", "snack"),
     "daily": ("每天", "每日", "天天", "daily", "every day"), "weekly": ("每周", "每星期", "每个星期", "weekly", "every week"),
     "sleep": ("睡眠", "睡得", "sleep"), "body": ("体重", "weight"), "diary": ("日记", "diary"),
+    "medium": ("中等优先级", "优先级中等", "普通优先级", "优先级普通", "优先级一般", "medium priority", "normal priority"),
+    "read": ("读过", "读完", "看完这本", "已读", "finished reading", "have read", "already read"),
+    "reading": ("在读", "正在读", "在看这本", "currently reading", "reading"),
+    "tv": ("电视剧", "连续剧", "美剧", "韩剧", "日剧", "剧集", "tv show", "tv series", "series", "show"),
+    "anime": ("动漫", "动画", "番剧", "新番", "anime", "cartoon"),
+    "documentary": ("纪录片", "documentary", "docuseries"),
+    "watching": ("在看", "在追", "正在看", "追剧", "watching"),
+    "watched": ("看完", "看过", "看了", "watched", "saw", "finished watching"),
+    "heavy": ("量多", "量很多", "量大", "heavy"), "light": ("量少", "量很少", "量小", "light"),
 }
+# Enum keys whose words are a setting, not part of the record's name: taken out of it.
+_ENUM_OUT = ("status", "kind", "priority")
 _TEXT_KEYS = ("content", "title", "item", "habit", "food", "medicine", "mood", "place", "plant", "pet",
               "dish", "subject", "person", "reason", "label", "metric", "query")
 _WHEN_ORDER = ("due", "start", "date", "time", "deadline", "expires", "from", "end")
@@ -97,7 +110,9 @@ def _quantity(value: str) -> str:
 
 
 def _amount(value: str) -> Any:
-    """"1.2万" → 12000, "3k" → 3000; other amounts stay as said (currency words included)."""
+    """"1.2万" → 12000, "3k" → 3000; other amounts stay as said (currency words included),
+    less their thousands separators ("¥1,200" → "¥1200")."""
+    value = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", value)
     m = re.fullmatch(r"[¥￥]?\s*(\d+(?:\.\d+)?)\s*([万千kK])\s*(?:块钱|块|元)?", value.strip())
     if m:
         number = float(m.group(1)) * {"万": 10_000, "千": 1000, "k": 1000, "K": 1000}[m.group(2)]
@@ -281,8 +296,19 @@ def generic(text: str, name: str, props: Mapping[str, Any], required: Sequence[s
                 rf"(?<![a-z]){re.escape(w)}(?![a-z])" if w.isascii() else re.escape(w), low)]
             if words and max(map(len, words)) > best_len:
                 best_len, best_value = max(map(len, words)), value
+        if best_value is None:  # "brekfast", "compelted": a typo of a long enum value or of one of its words
+            names = {w.casefold(): v for v in prop["enum"] if isinstance(v, str)
+                     for w in (v, *_ENUM_WORDS.get(v, ())) if w.isascii() and w.isalpha() and len(w) >= 7}
+            best_value = next((names[f] for w in re.findall(r"[a-z]{6,}", low) if (f := closest(w, names)) is not None),
+                              None)
         if best_value is not None:
             args[key] = best_value
+            if key in _ENUM_OUT and best_len >= 2:
+                said = max((w for w in (*_ENUM_WORDS.get(best_value, ()), best_value) if len(w) == best_len
+                            and (w.casefold() in low)), key=len, default="")
+                if said and (len(said) >= 4 or not said.isascii()):
+                    rest = re.sub(rf"(?<![a-z]){re.escape(said)}(?![a-z])" if said.isascii() else re.escape(said), " ",
+                                  rest, count=1, flags=re.I)
     if read:
         return args
     if args.get("priority") in ("high", "low"):  # "…, high priority": the priority is not the title
@@ -308,12 +334,27 @@ def generic(text: str, name: str, props: Mapping[str, Any], required: Sequence[s
     return _tidy(args, props)
 
 
+# Mode words besides the modes' own aliases, and words a typo of a mode must not be read as.
+_MODE_MORE = {"vacation": "away", "holiday": "away", "度假": "away", "出差": "away", "good night": "sleep",
+              "goodnight": "sleep", "night mode": "sleep", "夜间": "sleep", "company": "guest", "有客人": "guest",
+              "i'm home": "home", "i'm back": "home", "back home": "home"}
+_NOT_MODES = frozenset({"some", "come", "dome", "hole", "hose", "hope", "homes", "sheep", "steep", "slept", "sleet",
+                        "guess", "quest", "sway", "awry", "aways"})
+
+
 def find_mode(low: str) -> str | None:
-    for word, mode in sorted(MODE_ALIASES.items(), key=lambda kv: -len(kv[0])):
+    for word, mode in sorted({**MODE_ALIASES, **_MODE_MORE}.items(), key=lambda kv: -len(kv[0])):
         if re.search(rf"(?<![a-z]){re.escape(word)}(?![a-z])" if word.isascii() else re.escape(word), low):
             return mode
     m = re.search(r"(?<![a-z])(home|away|sleep|guest)(?![a-z])", low)
-    return m.group(1) if m else None
+    if m:
+        return m.group(1)
+    for word in re.findall(r"[a-z]+", low):  # "slep mode", "awya": a typo of a mode's name
+        if word not in _NOT_MODES:
+            fixed = closest(word, ("home", "away", "sleep", "guest", "guests", "bedtime", "visitor", "leaving"))
+            if fixed is not None:
+                return {"guests": "guest", "bedtime": "sleep", "visitor": "guest", "leaving": "away"}.get(fixed, fixed)
+    return None
 
 
 def _tidy(args: dict[str, Any], props: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,160 @@
+"""Relative edits of a record's time through the intent layer, in the real App: real
+SQLite, the real registry and core, the injected FakeClock; the scripted provider stands
+in for the model only where a turn reaches it."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from homeagent.app import App
+from homeagent.chat import ToolCall
+from homeagent.clock import FakeClock
+from homeagent.llm.testing import ScriptedProvider
+from homeagent.tools.registry import ToolContext
+from tests.integration.helpers import running_app, text_of, turn
+
+pytestmark = pytest.mark.anyio
+NOW = datetime(2026, 3, 4, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))  # a Wednesday
+
+
+def _app(make_config, provider: ScriptedProvider):
+    return running_app(make_config(actions={"intent": True}), provider=provider, clock=FakeClock(NOW))
+
+
+async def _due(app: App) -> list[str | None]:
+    return [r["due"] for r in await app.db.fetchall("SELECT due FROM tasks ORDER BY id")]
+
+
+async def act(app: App, name: str, member: str = "", **args) -> None:
+    result = await app.tools.execute(ToolCall("c", name, json.dumps(args, ensure_ascii=False)),
+                                     ToolContext(turn_id="t", channel="test", member=member))
+    assert result.ok, result.content
+
+
+async def test_chinese_follow_ups_shift_the_task_the_last_turn_touched(make_config) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        await turn(app, "提醒我明天下午3点交电费")
+        seen = []
+        for said in ("往后推一个小时", "提前半小时", "晚两天", "推迟到下周", "把它提前一天"):
+            events = await turn(app, said)
+            seen.append((await _due(app))[0])
+        answer = text_of(events)
+    assert provider.requests == []  # none of it needed the model
+    assert seen == ["2026-03-05T16:00:00+08:00", "2026-03-05T15:30:00+08:00", "2026-03-07T15:30:00+08:00",
+                    "2026-03-14T15:30:00+08:00", "2026-03-13T15:30:00+08:00"]
+    assert "交电费" in answer
+
+
+async def test_english_follow_ups_shift_by_hours_minutes_and_days(make_config) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        await turn(app, "Remind me to call the plumber tomorrow at 3pm")
+        seen = []
+        for said in ("push it back an hour", "make it 30 minutes earlier", "move it two days later",
+                     "push it back an hour and a half"):
+            await turn(app, said)
+            seen.append((await _due(app))[0])
+    assert provider.requests == []
+    assert seen == ["2026-03-05T16:00:00+08:00", "2026-03-05T15:30:00+08:00", "2026-03-07T15:30:00+08:00",
+                    "2026-03-07T17:00:00+08:00"]
+
+
+async def test_a_command_naming_the_record_shifts_that_record_only(make_config) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        await act(app, "create_task", content="交电费", due="2026-03-06 09:00")
+        await act(app, "create_task", content="取快递", due="2026-03-06 09:00")
+        await act(app, "create_event", title="dentist appointment", start="2026-03-06 10:00", end="2026-03-06 11:00")
+        await turn(app, "把交电费往后推一天")
+        await turn(app, "push the dentist back an hour")
+        tasks = await _due(app)
+        events = [dict(r) for r in await app.db.fetchall("SELECT title, start, end FROM events")]
+        await turn(app, "再往后推半小时")  # the record the last turn touched: the dentist
+        later = [dict(r) for r in await app.db.fetchall("SELECT start FROM events")]
+    assert provider.requests == []
+    assert tasks == ["2026-03-07T09:00:00+08:00", "2026-03-06T09:00:00+08:00"]
+    assert events == [{"title": "dentist appointment", "start": "2026-03-06T11:00:00+08:00",
+                       "end": "2026-03-06T12:00:00+08:00"}]
+    assert later == [{"start": "2026-03-06T11:30:00+08:00"}]
+
+
+async def test_an_absolute_time_still_replaces_the_old_one(make_config) -> None:
+    async with _app(make_config, ScriptedProvider([])) as app:
+        await turn(app, "提醒我明天下午3点交电费")
+        await turn(app, "把它改到4点")
+        first = (await _due(app))[0]
+        await turn(app, "Remind me to call the plumber tomorrow at 3pm")
+        await turn(app, "move it to Friday at 9am")
+        second = (await _due(app))[1]
+    assert first == "2026-03-05T16:00:00+08:00"
+    assert second == "2026-03-06T09:00:00+08:00"
+
+
+async def test_a_shift_with_no_record_touched_or_named_changes_nothing(make_config) -> None:
+    provider = ScriptedProvider(["Which one should I move?"])
+    async with _app(make_config, provider) as app:
+        await act(app, "create_task", content="交电费", due="2026-03-06 09:00")
+        events = await turn(app, "往后推一个小时")
+        tasks = await _due(app)
+    assert tasks == ["2026-03-06T09:00:00+08:00"]
+    assert text_of(events) == "Which one should I move?"  # the model asks; nothing was guessed
+
+
+async def test_named_shifts_in_chinese_and_an_ambiguous_name_goes_to_the_model(make_config) -> None:
+    provider = ScriptedProvider(["有两条“交”开头的任务，是哪一条？"])
+    async with _app(make_config, provider) as app:
+        await act(app, "create_task", content="交电费", due="2026-03-06 09:00")
+        await act(app, "create_task", content="交水费", due="2026-03-06 09:00")
+        await act(app, "create_event", title="牙医预约", start="2026-03-10 10:00")
+        await turn(app, "把交电费那个任务往后推一天")
+        await turn(app, "把牙医预约提前半小时")
+        events = await turn(app, "把交往后推一天")  # two tasks match: which one is not guessed
+        tasks = await _due(app)
+        start = [r["start"] for r in await app.db.fetchall("SELECT start FROM events")]
+    assert tasks == ["2026-03-07T09:00:00+08:00", "2026-03-06T09:00:00+08:00"]
+    assert start == ["2026-03-10T09:30:00+08:00"]
+    assert len(provider.requests) == 1 and "哪一条" in text_of(events)
+
+
+async def test_asking_whether_it_moved_moves_nothing(make_config) -> None:
+    provider = ScriptedProvider(["(model)"] * 5)
+    async with _app(make_config, provider) as app:
+        await turn(app, "提醒我明天下午3点交电费")
+        for said in ("是不是往后推了一个小时？", "did I push it back an hour?", "把交电费往后推一天了吗？",
+                     "往后推了一个小时吗？"):
+            await turn(app, said)
+        tasks = await _due(app)
+    assert tasks == ["2026-03-05T15:00:00+08:00"]
+
+
+async def test_a_new_day_for_a_timed_task_keeps_its_time_of_day(make_config) -> None:
+    async with _app(make_config, ScriptedProvider([])) as app:
+        await turn(app, "提醒我明天下午3点交电费")
+        await turn(app, "把它改到周五")
+        first = (await _due(app))[0]
+        await turn(app, "Remind me to call the plumber tomorrow at 9am")
+        await turn(app, "move it to Monday")
+        second = (await _due(app))[1]
+    assert (first, second) == ("2026-03-06T15:00:00+08:00", "2026-03-09T09:00:00+08:00")
+
+
+async def test_structured_slots_land_in_their_columns(make_config) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        for said in ("添加联系人张三，电话138 1234 5678", "run 100 km this year",
+                     "add 3 cans of tuna to the pantry", "watered the fern with 300ml"):
+            await turn(app, said)
+        people = [dict(r) for r in await app.db.fetchall("SELECT name, phone FROM people")]
+        goals = [dict(r) for r in await app.db.fetchall("SELECT title, target, unit FROM goals")]
+        stock = [dict(r) for r in await app.db.fetchall("SELECT name, quantity, unit, location FROM inventory_items")]
+        water = [dict(r) for r in await app.db.fetchall("SELECT plant, amount_ml FROM plant_waterings")]
+    assert provider.requests == []
+    assert people == [{"name": "张三", "phone": "13812345678"}]
+    assert goals == [{"title": "run", "target": 100, "unit": "km"}]
+    assert stock == [{"name": "tuna", "quantity": 3, "unit": "cans", "location": "pantry"}]
+    assert water == [{"plant": "fern", "amount_ml": 300}]
