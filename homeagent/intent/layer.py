@@ -65,7 +65,7 @@ _QUESTION_RE = re.compile(
     re.I,
 )
 # Asking whether something happened or is there, even around polite words ("帮我…了吗？").
-_ASKS_RE = re.compile(r"(?:了吗|了么|了没有?|过吗)[\s？?。]*$|^(?:我)?是不是|有没有.*[？?]$|^(?:did|do|does|have|has|is|are|was|were)"
+_ASKS_RE = re.compile(r"(?:了吗|了么|了没有?|过吗|过\S{0,2}没有?|\S没)[\s？?。]*$|^(?:我)?是不是|有没有.*[？?]$|^(?:did|do|does|have|has|is|are|was|were)"
                       r" (?:i|we|you|it|there|my|the)\b|^is it true", re.I)
 _REQUEST_RE = re.compile(r"^(?:can|could|would|will) you\b|^please\b|帮我|麻烦|能不能帮|可以帮|请", re.I)
 _WHO_RE = re.compile(r"你是谁|你叫什么|介绍一下你自己|你是什么|who are you|what(?:'s| is) your name|introduce yourself|what are you\b", re.I)

@@ -174,9 +174,12 @@ def _mark(text: str, args: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     marked = text
     for key, value in sorted(args.items(), key=lambda kv: -len(str(kv[1]))):
         value_text = str(value)
-        if isinstance(value, str | int | float) and not isinstance(value, bool) and value_text \
-                and value_text in marked and "{" not in value_text:
-            marked = marked.replace(value_text, "{" + key + "=" + value_text + "}", 1)
+        # The first occurrence outside the slots marked so far ("明天" of {from, to} both
+        # 明天 is one slot; the other argument is implied, not a slot inside a slot).
+        at = next((m.start() for m in re.finditer(re.escape(value_text), marked)
+                   if marked.count("{", 0, m.start()) == marked.count("}", 0, m.start())), -1) if value_text else -1
+        if isinstance(value, str | int | float) and not isinstance(value, bool) and at >= 0 and "{" not in value_text:
+            marked = f"{marked[:at]}{{{key}={value_text}}}{marked[at + len(value_text):]}"
         else:
             fixed[key] = value
     return marked, fixed

@@ -56,3 +56,19 @@ def test_general_rules(layer: IntentLayer, text: str, action: str, args: dict) -
     assert label == action
     assert calls and {k: calls[0].get(k) for k in args} == args
 
+
+
+def test_an_example_whose_arguments_share_a_value_marks_it_once() -> None:
+    """"我明天有什么安排" {from: 明天, to: 明天}: one slot for the words, the other
+    argument implied, never a slot inside a slot ("{from={to=明天}}")."""
+    from homeagent.intent.training import _mark
+
+    text, fixed = _mark("我明天有什么安排", {"from": "明天", "to": "明天"})
+    assert text.count("{") == 1 and "{{" not in text and "=明天}" in text
+    assert fixed in ({"to": "明天"}, {"from": "明天"})
+
+
+@pytest.mark.parametrize("text", ["今天冥想打过卡没有", "今天吃药没", "降压药吃过没有？"])
+def test_a_chinese_question_ending_in_mei_never_writes(layer: IntentLayer, text: str) -> None:
+    found = asyncio.run(layer.route(text, channel=text, tools=layer.registry.definitions()))
+    assert not [c for c in found.calls if not layer._is_read(c.name)], found.trace()
