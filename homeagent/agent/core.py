@@ -191,8 +191,10 @@ class Agent:
         try:
             history = await self._history(member)
             messages = [Message("system", self.prompt.stable_prefix()), *history, self.prompt.clock(self.clock.now())]
-            if await self.provider.warm(messages, self.registry.definitions()) is not None:
-                self.stats.next_turns_prepared += 1
+            warmed = await self.provider.warm(messages, self.registry.definitions())
+            if warmed is not None:
+                if not getattr(warmed, "halted", False):  # a request came first: not ready
+                    self.stats.next_turns_prepared += 1
                 return True
         except Exception as err:  # noqa: BLE001 - an optimisation; the next turn does the work
             log.warning("turn.prepare_next_failed", error=repr(err))
