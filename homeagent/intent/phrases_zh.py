@@ -447,7 +447,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
     "record_movie": (
         "看完《{title:movie}》了", "{title:movie}看完了，{rating=7|8|9}分", "昨晚看了{title:movie}", "{title:movie}想看，先记着 ## status=want",
         "片单加上{title:movie} ## status=want", "正在追{title:movie} ## status=watching", "最近在追{title:movie} ## status=watching, kind=tv",
-        "{title:movie}，打{rating=8|6}分", "看了部电影{title:movie} ## kind=movie", "{title:movie}二刷了",
+        "刚看完{title:movie}，打{rating=8|6}分", "看了部电影{title:movie} ## kind=movie", "{title:movie}二刷了",
     ),
     "add_book": (
         "想看{title:book} ## status=want", "{title:book}读完了 ## status=read", "在读{title:book} ## status=reading",
