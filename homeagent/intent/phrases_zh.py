@@ -34,7 +34,8 @@ POOLS: dict[str, tuple[str, ...]] = {
     "pet": ("豆豆", "橘猫", "二哈", "小黑"),
     "book": ("红楼梦", "围城", "明朝那些事儿", "平凡的世界"),
     "movie": ("满江红", "繁花", "甄嬛传", "封神"),
-    "note": ("物业电话是88886666", "热水器保修到明年6月", "孩子的疫苗本在书柜第二层", "路由器管理密码是admin123"),
+    "note": ("物业电话是88886666", "热水器保修到明年6月", "孩子的疫苗本在书柜第二层", "路由器管理密码是admin123",
+             "备用钥匙在花盆底下", "医保卡在书房抽屉里"),
     "thing": ("帐篷", "投影仪", "行李箱", "吸尘器", "折叠椅"),
     "stuff": ("身份证", "驾照", "螺丝刀", "剪刀", "医药箱", "充电线", "保修卡"),
     "location": ("客厅电视柜", "玄关抽屉", "储物间", "床底下", "冰箱冷冻层"),
@@ -87,6 +88,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "划掉{content:chore}这个待办",
         "{content:chore}ok了", "{content:chore}弄完啦", "{content:chore}做好了", "{content:chore}完成啦",
         "{content:chore}已经办好了", "{content:chore}处理完了", "任务{id=2|8}完成",
+        "{content:chore}，已完成", "{content:chore}结束了，勾掉",
     ),
     "list_tasks": (
         "待办里还有什么", "还有几个任务没做", "我今天要干啥 ## from=今天", "有没有过期没做的任务",
@@ -97,6 +99,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "我上周做完了哪些事 ## status=done, from=上周", "关于{query:chore}的任务有吗",
         "{query:chore}那事我弄了没", "今天截止的任务有几个 ## from=今天", "有啥任务拖着没做", "{query:chore}记到待办里了吗", "我有没有{query:chore}这个任务",
         "待办里还有{query:chore}吗", "明天有什么要做的 ## from=明天",
+        "{query:chore}办了没", "{query:chore}弄好了没有", "我答应的事都做完了吗",
     ),
     "update_task": (
         "{content:chore}往后推到{due:when}", "{content:chore}改成{due:when}截止", "{content:chore}延期到{due:when}",
@@ -106,6 +109,8 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "{content:chore}的期限往后延到{due:when}",
         "{content:chore}改到{due:when}做", "{content:chore}晚点再做，推到{due:when}", "{content:chore}提前，改成{due:when}截止",
         "{content:chore}换个时间，{due:when}", "{content:chore}的优先级调高 ## priority=high",
+        "{content:chore}挪到{due:when}", "{content:chore}延到{due:when}", "{content:chore}调整到{due:when}",
+        "{content:chore}改期到{due:when}", "{content:chore}往后挪到{due:when}",
     ),
     "delete_task": (
         "{content:chore}那个任务不要了", "删了{content:chore}", "把{content:chore}从待办里去掉",
@@ -121,19 +126,25 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "{start:when}有个{title:event}", "把{start:when}的{title:event}加到日程", "{start:when}在{location:place}{title:event}",
         "{title:event}，时间是{start:when}",
         "{start:when}有约，{title:event}", "{title:event}，{start:when}，地点{location:place}",
+        "{start:when}要参加{title:event}", "{start:when}赴{title:event}",
     ),
     "list_events": (
-        "{from:when}有啥安排", "{from:when}有会吗", "我{from:when}有没有约", "日程上{from:when}排了什么",
+        "{from=明天|后天|今晚|周五|这周六|下周一|下周|明天下午}有啥安排", "{from=明天|后天|今晚|周五|这周六|下周一|下周|明天下午}有会吗", "我{from=明天|后天|今晚|周五|这周六|下周一|下周|明天下午}有没有约", "日程上{from=明天|后天|今晚|周五|这周六|下周一|下周|明天下午}排了什么",
         "下周有什么活动 ## from=下周", "今天还有几个会 ## from=今天", "{query:event}是哪天",
         "{query:event}几点开始", "最近有没有{query:event}", "我这周的日程满不满 ## from=本周",
-        "{from:when}日历上有东西吗", "周末有安排吗", "接下来有什么日程", "{query:event}定在什么时候",
+        "{from=明天|后天|今晚|周五|这周六|下周一|下周|明天下午}日历上有东西吗", "周末有安排吗", "接下来有什么日程", "{query:event}定在什么时候",
         "明天下午我有空吗 ## from=明天下午",
-        "今晚有事吗 ## from=今晚", "这周六忙吗 ## from=这周六", "下次{query:event}是什么时候", "{query:event}在哪儿", "我{from:when}约了谁",
+        "今晚有事吗 ## from=今晚", "这周六忙吗 ## from=这周六", "下次{query:event}是什么时候", "{query:event}在哪儿", "我{from=明天|后天|今晚|周五|这周六|下周一|下周|明天下午}约了谁",
+        "{from=明天|后天|今晚|周五|这周六|下周一|下周|明天下午}有什么事", "{from=明天|后天|今晚|周五|这周六|下周一|下周|明天下午}有事吗", "{from=明天|后天|今晚|周五|这周六|下周一|下周|明天下午}要忙啥", "{from=明天|后天|今晚|周五|这周六|下周一|下周|明天下午}都排了些啥",
+        "{query:event}是几号", "{query:event}是哪一天", "{query:event}安排在几点",
+        "{from=明天|后天|今晚|周五|这周六|下周一|下周|明天下午}有啥活动", "{from=明天|后天|今晚|周五|这周六|下周一|下周|明天下午}有啥要去的",
     ),
     "update_event": (
         "{title:event}改期到{start:when}", "{title:event}挪到{start:when}", "{title:event}时间换成{start:when}",
         "{title:event}往后推到{start:when}", "把{title:event}的时间改成{start:when}", "{title:event}换个地方，改在{location:place}",
         "{title:event}的地点改成{location:place}", "{title:event}延到{start:when}", "{title:event}调整到{start:when}",
+        "{title:event}延期到{start:when}", "{title:event}往后挪到{start:when}", "{title:event}推到{start:when}",
+        "{title:event}换个时间，{start:when}", "{title:event}提前到{start:when}",
     ),
     "delete_event": (
         "{title:event}取消了", "{title:event}黄了，删掉", "{title:event}不办了，从日程删除", "日历上的{title:event}删掉",
@@ -149,6 +160,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "{habit:habit}也算一个习惯，开始记", "开个新习惯{habit:habit}，每天提醒 ## frequency=daily",
         "习惯里加上{habit:habit}", "想坚持{habit:habit}，建个习惯",
         "每天{habit:habit}，建成习惯 ## frequency=daily", "立个习惯：{habit:habit}",
+        "以后每周{habit:habit}三次 ## frequency=weekly, target=3", "今后每天都要{habit:habit} ## frequency=daily",
     ),
     "check_in_habit": (
         "{habit:habit}完成，打卡", "今天的{habit:habit}做了", "{habit:habit}打卡✓", "{habit:habit}今天搞定了",
@@ -157,6 +169,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "{habit:habit}又坚持了一天，打卡", "{habit:habit}签个到", "又{habit:habit}了一次，打卡",
         "今天跑了五公里 ## habit=跑步", "冥想了二十分钟 ## habit=冥想", "背了50个单词 ## habit=背单词", "看了半小时书 ## habit=读书",
         "练了一小时琴 ## habit=练琴", "去健身房练完了 ## habit=健身",
+        "今天的{habit:habit}完成了", "{habit:habit}今天也做了",
     ),
     "list_habits": (
         "{query:habit}连续打卡多少天了", "我今天打卡了吗", "今天还有哪些习惯没打卡", "我的习惯坚持了几天",
@@ -165,6 +178,8 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "我的连续打卡天数是多少", "有没有习惯今天还没做", "我暂停的习惯有哪些 ## include_archived=true",
         "{query:habit}这个习惯我坚持了多久",
         "跑步这周跑了几次", "我冥想断了几天了", "今天还没打卡的习惯有哪些", "我最长连续打卡多少天",
+        "今天{query:habit}打过卡没有", "{query:habit}今天打卡没", "今天的习惯都打卡了没有", "这周{query:habit}打了几次卡",
+        "{query:habit}有没有断", "{query:habit}中断了吗", "我{query:habit}打过卡了吗", "{query:habit}今天做了吗",
     ),
     "update_habit": (
         "{habit:habit}先停一停 ## status=paused", "{habit:habit}暂停打卡 ## status=paused", "{habit:habit}恢复打卡 ## status=active",
@@ -172,11 +187,13 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "{habit:habit}改成一周两次 ## frequency=weekly, target=2", "{habit:habit}改名叫{new_name:habit}",
         "{habit:habit}的提醒改到{remind_at=晚上9点|早上7点}", "{habit:habit}重新开始 ## status=active",
         "{habit:habit}这个习惯先放一放 ## status=paused",
+        "{habit:habit}的提醒时间换成{remind_at=晚上10点|早上6点半}", "{habit:habit}先归档 ## status=archived",
     ),
     "delete_habit": (
         "{habit:habit}不打卡了，删掉", "删了{habit:habit}这个习惯", "{habit:habit}的习惯去掉", "习惯里的{habit:habit}删除",
         "{habit:habit}放弃了，把习惯删了", "把{habit:habit}从习惯列表里删掉", "{habit:habit}这项打卡不要了",
         "{habit:habit}这个习惯撤掉", "不用再追踪{habit:habit}了，删除",
+        "习惯里的{habit:habit}去掉", "习惯列表删掉{habit:habit}",
     ),
     # ---- notes, diary ----
     "create_note": (
@@ -202,6 +219,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "把{title:title}笔记的内容换成{content:note}", "{title:title}笔记更新一下：{content:note}",
         "笔记{id=3|7}里加上{append:item}", "{title:title}笔记改名叫{new_title:title}",
         "{title:title}的笔记后面加上：{append:item}",
+        "{title:title}笔记改成：{content:note}", "{title:title}那条笔记内容改为{content:note}", "{title:title}笔记里追加：{append:item}",
     ),
     "delete_note": (
         "{title:title}那条笔记不要了", "删掉{title:title}笔记", "{title:title}的笔记删了", "笔记{id=5|9}删除",
@@ -226,6 +244,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "会员每个月{amount=25元|15块}自动扣费 ## recurring=monthly",
         "充了{amount:money}话费", "超市{amount:money}", "外卖{amount:money}", "给孩子买玩具花了{amount:money}", "停车费{amount:money}",
         "{amount:money}，午饭", "又花了{amount:money}买咖啡",
+        "买了{amount:money}的水果", "修车花了{amount:money}", "随礼{amount:money}",
     ),
     "list_transactions": (
         "这个月一共花了多少", "{from:span}花了多少钱", "{from:span}开销大不大", "我{from:span}在吃饭上花了多少",
@@ -235,6 +254,8 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "我这个月超支了吗 ## from=本月", "工资这个月到了吗 ## type=income, from=本月", "看看{from:span}的收支",
         "{category:category}花了多少钱", "这个月餐饮花了多少 ## category=餐饮, from=本月", "今天花钱了吗 ## from=今天", "昨天花了多少 ## from=昨天",
         "我最大的一笔开销是什么", "上次交电费是什么时候", "这周打车一共多少钱 ## from=本周",
+        "最近有没有乱花钱", "最近花钱是不是太多了", "这个月哪方面花得最多",
+        "上次记的账是什么", "最近一笔支出是什么",
     ),
     "list_subscriptions": (
         "我现在有几个会员在扣费", "每月自动扣费的有哪些", "订阅一个月要花多少钱", "我开了哪些会员",
@@ -248,6 +269,8 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "欠{person:person}{amount:money} ## direction=borrowed", "{person:person}把{amount:money}还我了 ## repayment=true",
         "{person:person}还钱了，{amount:money} ## repayment=true", "我还了{person:person}{amount:money} ## direction=borrowed, repayment=true",
         "找{person:person}借了{amount:money}应急 ## direction=borrowed", "{person:person}跟我借了{amount:money} ## direction=lent",
+        "{person:person}还了{amount:money}给我 ## repayment=true",
+        "{person:person}把欠我的{amount:money}还了 ## repayment=true",
     ),
     # ---- mood ----
     "record_mood": (
@@ -256,12 +279,15 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "心情{mood:mood}，因为{note=工作太多|孩子生病了|考试过了}", "我今天的心情是{mood:mood}", "今天过得{mood:mood}",
         "心情不太好，{mood:mood}", "{mood:mood}，记一下心情", "心情打卡：{mood:mood}",
         "今天心情{mood:mood}，记上", "整个人{mood:mood}，记下今天的心情", "心情指数：{mood:mood}", "此刻{mood:mood}，帮我记录心情",
+        "心里{mood:mood}，记个心情", "今天的心情挺{mood=好|差|一般}",
     ),
     "list_moods": (
         "我哪天心情最差", "我开心的时候多还是难过的时候多", "我这周心情怎么样 ## from=本周", "最近我是不是总是不开心", "我上次心情不好是什么时候", "{from:span}的心情记录",
         "我最近心情有什么变化", "这个月开心的日子多吗 ## from=本月", "心情记录里有几次焦虑", "我的情绪最近怎么样",
         "过去一周我的心情 ## from=最近7天", "我有没有记过心情", "{from:span}我心情如何",
         "上周我心情最好的是哪天", "最近有没有心情低落的时候", "我这个月焦虑了几次 ## from=本月", "心情记录显示我最近怎么样",
+        "我最近是不是老{query=焦虑|烦|不开心}", "我最近是不是心情不好", "我最近情绪稳定吗",
+        "我这周难过了几次 ## from=本周", "上个月我焦虑的时候多吗 ## from=上个月",
     ),
     # ---- diet, water ----
     "record_diet": (
@@ -272,6 +298,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "早餐：{food:food} ## meal=breakfast", "晚餐：{food:food} ## meal=dinner", "零食{food:snack} ## meal=snack",
         "刚炫了{food:food}", "中午整了{food:food} ## meal=lunch", "早上随便吃了{food:snack} ## meal=breakfast",
         "晚上撸串了 ## food=烤串, meal=dinner", "今天早饭就喝了杯豆浆 ## food=豆浆, meal=breakfast", "夜宵来了{food:food} ## meal=snack",
+        "中午随便对付了{food:food} ## meal=lunch", "晚饭就吃了{food:food} ## meal=dinner", "刚吃完{food:food}，记一下",
     ),
     "list_diets": (
         "我今天吃了多少卡路里 ## from=今天", "早饭吃了啥 ## meal=breakfast", "昨天晚饭吃的什么 ## meal=dinner, from=昨天",
@@ -280,6 +307,8 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "我今天热量超了没有 ## from=今天", "{from:span}的饮食", "我吃过{query:food}吗",
         "我今天吃早饭了吗 ## meal=breakfast, from=今天", "中午吃的是什么 ## meal=lunch", "这周点了几次外卖 ## from=本周",
         "昨天一共吃了多少热量 ## from=昨天", "我最近吃得健康吗",
+        "今天吃午饭了没 ## meal=lunch, from=今天", "昨天夜宵吃了啥 ## meal=snack, from=昨天",
+        "{query:food}我最近吃过吗", "我有没有吃过{query:food}", "这周吃过{query:food}没有",
     ),
     "record_water": (
         "喝了{amount:drink}水", "水{amount:drink}", "刚灌了{amount:drink}水", "又喝了{amount:drink}水",
@@ -287,12 +316,15 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "喝完{amount:drink}水了", "{amount:drink}水，记上", "今天又喝了{amount:drink}水", "喝水打卡{amount:drink}",
         "刚喝完{amount:drink}温水", "饮水{amount:drink}", "喝了{amount:drink}白开水",
         "咕咚喝了{amount:drink}水", "一口气喝了{amount:drink}水", "水喝了{amount:drink}", "{amount:drink}水下肚了",
+        "又干了{amount:drink}水", "喝掉{amount:drink}水",
     ),
     "list_water": (
         "今天喝水了吗", "今天喝了几杯水", "我喝够八杯了吗", "这周一共喝了多少水 ## from=本周", "昨天喝了多少水 ## from=昨天",
         "我今天的饮水量是多少", "喝水达标了没", "今天还差多少水", "这几天喝水怎么样", "今天喝水记录",
         "上周平均每天喝多少水 ## from=上周",
         "今天水喝得够吗", "今天喝了几瓶水", "上次喝水是什么时候", "今天喝了多少毫升水", "我今天喝水达标了吗",
+        "今天喝水喝够了没", "水今天喝了多少",
+        "今天还要喝多少水", "今天还得喝几杯水",
     ),
     # ---- sleep, body, medicine, period, health ----
     "record_sleep": (
@@ -339,6 +371,10 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "我的{metric:metric}记录 ## kind=metric", "最近{metric:metric}怎么样 ## kind=metric", "所有健康记录 ## kind=all",
         "我今天吃降压药了没 ## kind=medicine", "我最近血糖高不高 ## kind=metric, metric=血糖", "体重比上个月轻了吗 ## kind=body",
         "这周睡眠质量怎么样 ## kind=sleep, from=本周", "我今天走了多少步 ## kind=metric, metric=步数", "例假推迟了吗 ## kind=period",
+        "今天吃药没 ## kind=medicine", "{query:medicine}吃了没 ## kind=medicine", "药今天吃过没有 ## kind=medicine",
+        "早上的药吃了没 ## kind=medicine", "我今天量过血压没有 ## kind=metric, metric=血压",
+        "{query:medicine}今天吃过了吗 ## kind=medicine", "我吃没吃{query:medicine} ## kind=medicine", "我昨天睡了多长时间 ## kind=sleep",
+        "昨晚我睡了几个小时 ## kind=sleep", "今天步数多少 ## kind=metric, metric=步数", "这周每天走了多少步 ## kind=metric, metric=步数, from=本周",
     ),
     # ---- today, goals, achievements ----
     "get_focus_today": (
@@ -347,10 +383,11 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "今天有什么必须做完的", "今天有啥逾期的", "今天该先忙哪件",
     ),
     "get_today_summary": (
-        "今天我都做了什么", "今天记了哪些东西", "今天花了多少、吃了什么、做了什么", "今天完成得怎么样", "今天有什么进展", "今天一天过得如何", "今天过得怎么样，总结一下", "今天都干了啥，汇总一下", "今天的情况汇报一下", "今天有什么记录",
+        "今天我都做了什么", "今天记了哪些东西", "今天完成得怎么样", "今天有什么进展", "今天一天过得如何", "今天过得怎么样，总结一下", "今天都干了啥，汇总一下", "今天的情况汇报一下", "今天有什么记录",
         "给我来个今日小结", "今天一天的总结", "今天的数据总览", "{date=昨天|前天}的汇总", "今天整体怎么样",
         "今天的摘要", "帮我回顾一下今天",
-        "今天的总账", "今天都记了啥",
+        "今天的总账",
+        "今天我都记了哪些", "今天整体情况如何", "今天有什么值得一提的",
     ),
     "create_goal": (
         "目标：{title:goal}", "今年要{title:goal}", "我想{deadline=年底前|6月前}{title:goal}，设个目标", "新目标，{title:goal}",
@@ -362,6 +399,8 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "还有哪些目标没完成 ## status=active", "目标进度给我看看", "我今年的目标进展到哪了", "读书目标读了几本了",
         "我放弃了哪些目标 ## status=abandoned", "所有目标 ## status=all", "我的目标达成率是多少", "{query:goal}还有希望吗",
         "今年的目标还差多少没完成", "存钱目标存到多少了", "减肥目标进展如何",
+        "{query:goal}进度到哪了", "减肥进度怎么样了", "我的目标完成得怎么样了", "{query:goal}完成了没有",
+        "{query:goal}进度如何", "{query:goal}完成得怎么样", "{query:goal}能完成吗", "{query:goal}还要多久",
     ),
     "update_goal_progress": (
         "{title:goal}又进了一步，加{add=1|2}", "{title:goal}目标达成 ## status=done", "{title:goal}已经完成了 ## status=done",
@@ -380,6 +419,8 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "{item:item}该买了", "要买{quantity=一箱|两斤|一包}{item:item}", "{item:item}得补货了", "待买：{item:item}",
         "购物单上加个{item:item}", "回来的时候买{item:item}", "记一下要买{item:item}", "缺{item:item}，记到购物清单",
         "{item:item}再来{quantity=两盒|一箱|一袋}", "顺手买点{item:item}", "{item:item}也要买", "家里缺{item:item}", "记着买{item:item}",
+        "买{quantity=一箱|两盒|三袋}{item:item}", "需要{quantity=一瓶|两包}{item:item}",
+        "{item:item}补一下", "{item:item}快用完了，记上",
     ),
     "list_shopping": (
         "购物清单上有啥", "还有什么没买 ## status=pending", "要买的东西有哪些", "清单上还剩几样", "{query:item}买了吗",
@@ -387,6 +428,8 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "购物清单里还有几样没买 ## status=pending", "上次买{query:item}是什么时候 ## status=bought", "购物清单全部给我看看 ## status=all",
         "{query:item}还用买吗",
         "家里还缺什么", "要买的还剩几样", "我上次买了什么 ## status=bought", "{query:item}买过没有", "去超市带什么", "清单上还有{query:item}没",
+        "{query:item}买了没", "{query:item}还要不要买",
+        "{query:item}有没有买",
     ),
     "mark_shopping_bought": (
         "{item:item}买了", "{item:item}买回来了", "{item:item}到手了", "{item:item}已买", "把{item:item}划掉，买过了",
@@ -409,6 +452,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "离高考还有几天", "最近的倒计时是什么", "过去的倒计时也看看 ## include_past=true", "还有多久开学",
         "倒计时都有啥", "离婚礼还有多少天", "我的倒计时还剩几天", "离搬家还有几天", "哪个倒计时最快到",
         "离过年还有多久", "高考倒计时还有几天",
+        "已经过去的倒计时有哪些 ## include_past=true", "所有倒计时，包括过期的 ## include_past=true", "我设了几个倒计时",
     ),
     "create_countdown": (
         "{title:countdown}倒计时，{date:when}", "{date:when}{title:countdown}，开个倒计时", "帮我数着{date:when}{title:countdown}",
@@ -444,6 +488,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "这个月跑了几个地方 ## from=本月", "足迹记录给我看看", "今年去过哪些城市 ## from=今年", "我一共去了几次{query:place}",
         "上周末我去哪了 ## from=上周", "我的行程轨迹",
         "我上个月去了几次健身房 ## from=上个月", "上次去{query:place}是哪天",
+        "我的足迹有哪些", "看看我去过的地方",
     ),
     # ---- web ----
     "web_search": (
@@ -458,12 +503,15 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "家里的东西清单", "{query:stuff}快过期了吗", "{query:stuff}还剩多少",
         "家里还有没有{query:stuff}", "{query:thing}借出去了吗", "{query:thing}在谁手上", "我的{query:thing}还在家吗",
         "储物间都放了啥 ## location=储物间", "还剩几卷卫生纸",
+        "{query:thing}还没还回来吗", "{query:thing}是不是还没还", "{query:thing}借出去多久了",
+        "谁拿了我的{query:thing}", "{query:thing}被谁借走了", "谁借了我的{query:thing}", "{query:thing}现在在谁家", "{query:thing}在不在家",
     ),
     "create_inventory_item": (
         "{item:stuff}放{location:location}了", "{item:stuff}搁在{location:location}", "{item:stuff}塞{location:location}了",
         "{item:stuff}，在{location:location}", "登记一下，{item:stuff}在{location:location}", "{location:location}放了{item:stuff}",
         "新买的{item:stuff}放在{location:location}", "家里有{quantity=两|三|五}瓶{item:stuff}，在{location:location}",
         "{item:stuff}收到{location:location}里了", "记一下{item:stuff}的位置：{location:location}",
+        "家里有{quantity=两|四}箱{item:stuff}，放在{location:location}", "{location:location}有{quantity=一|两}盒{item:stuff}",
     ),
     "delete_inventory_item": (
         "{item:stuff}丢了，从清单删掉", "{item:stuff}坏了，扔了", "物品清单里的{item:stuff}删除", "{item:stuff}送人了，删掉",
@@ -475,6 +523,8 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "问{person:person}借了个{item:thing} ## direction=borrowed", "{item:thing}还给{person:person}了 ## direction=borrowed, returned=true",
         "{person:person}还我{item:thing}了 ## returned=true", "{item:thing}{person:person}已经还了 ## returned=true",
         "{person:person}借{item:thing}，说{due=下周|月底}还 ## direction=lent", "把{item:thing}借出去了，给了{person:person} ## direction=lent",
+        "跟{person:person}借了个{item:thing} ## direction=borrowed",
+        "找{person:person}借了{item:thing} ## direction=borrowed",
     ),
     # ---- mode ----
     "switch_mode": (
@@ -489,6 +539,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "家里现在啥模式", "离家模式开了吗", "当前是哪个模式", "模式切过去了吗", "现在还是睡眠模式吗",
         "家里是什么状态",
         "家里现在是睡眠模式吗", "访客模式关了没", "离家模式生效了吗", "在家模式开着吗",
+        "现在是不是离家模式", "是不是开着睡眠模式", "访客模式是不是开着",
     ),
     # ---- dreams, movies, books, study, ideas ----
     "record_dream": (
@@ -528,8 +579,9 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "{plant:plant}刚浇", "{plant:plant}水浇好了",
     ),
     "add_recipe": (
-        "菜谱：{dish:dish}", "{dish:dish}的做法记一下", "存个{dish:dish}的菜谱", "新菜谱，{dish:dish}", "记下{dish:dish}怎么做的",
+        "菜谱：{dish:dish}", "{dish:dish}的做法记一下", "存个{dish:dish}的菜谱", "新菜谱，{dish:dish}",
         "收藏一个{dish:dish}的食谱", "{dish:dish}，记到菜谱里", "食谱加一道{dish:dish}",
+        "{dish:dish}的做法存到菜谱",
     ),
     # ---- medical, people, places, coupons ----
     "record_medical": (
@@ -556,12 +608,14 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "{person:person}生日{date=8月15日|11月2号|1月9日}", "{person:person}{date=4月1日|9月10号}过生日", "记住{person:person}的生日，{date=7月7日|2月14日}",
         "生日：{person:person}，{date=3月3日|12月1日}", "{person:person}的生日在{date=6月18日|10月1日}", "农历{date=八月十五|正月初五}是{person:person}生日 ## lunar=true",
         "添加生日，{person:person}{date=5月5日|9月9日}", "{person:person}是{date=11月11日|4月20日}生的，记一下生日",
+        "{person:person}过农历生日，{date=八月十五|腊月初八} ## lunar=true", "{person:person}的农历生日是{date=正月十五|三月初三} ## lunar=true",
     ),
     "list_birthdays": (
         "{query:person}生日几号", "{query:person}什么时候过生日", "这个月谁过生日 ## within_days=30", "下个月有人过生日吗",
         "最近有没有人要过生日", "{query:person}的生日快到了吗", "下一个过生日的是谁", "生日都有谁的",
         "一周内有谁过生日 ## within_days=7", "{query:person}生日是哪天来着",
         "{query:person}生日是几月几号", "谁的生日最近", "下周有谁生日 ## within_days=7",
+        "{query:person}生日还有几天", "离{query:person}生日还有多久", "{query:person}的生日快到了没",
     ),
 }
 
@@ -605,4 +659,15 @@ NONE: tuple[str, ...] = (
     "每次购物都停不下来", "老人家总是舍不得扔东西", "周一真让人不想上班", "今天的会好无聊", "我觉得记账挺麻烦的", "打卡这种事我总坚持不下来", "喝水这件事我老忘", "减肥太难坚持了",
     "你觉得跑步和游泳哪个更减肥", "做饭好累，不想做了", "孩子的作业好难啊", "带娃真不容易", "婆婆今天来家里了", "今天天气真好", "明天好像要降温", "好热，空调都不管用", "说说你自己",
     "你觉得人工智能会取代人类吗", "给我讲讲三国的故事", "推荐几部好看的电视剧", "有什么好听的歌", "番茄是水果还是蔬菜",
+    # more
+    "一天喝多少水合适", "成年人每天睡多久合适", "一天吃多少卡路里合适", "多久称一次体重合适", "红烧肉怎么做", "糖醋排骨怎么做好吃", "饺子馅怎么调", "物业费又涨了", "电费又涨了", "菜价又涨了",
+    "油价又涨了", "工资一直不涨", "孩子的补习班好贵", "超市的东西越来越贵了", "降压药饭前吃还是饭后吃", "感冒了吃什么好得快", "发烧多少度要去医院", "正常体温是多少", "猫能喝牛奶吗",
+    "多肉怎么养", "什么时候适合种番茄", "睡前喝牛奶有用吗", "跑步膝盖疼怎么办", "过生日为什么要吃蛋糕", "春节是几月几号", "离地球最近的星球是哪个",
+    # more
+    "可乐鸡翅怎么做", "麻婆豆腐怎么做才好吃", "包子怎么蒸", "火星上有生命吗", "海水为什么是咸的", "南极有企鹅吗", "蜂蜜会过期吗",
+    # more
+    "今天的晚霞好美", "孩子今天第一次叫妈妈了", "终于周末了", "好想出去旅游", "今天被老板夸了", "家里的网好慢", "冰箱又满了", "我家猫今天打翻了花瓶", "今天做饭又糊了", "老公今天洗碗了，难得",
+    "这周过得好快", "下班路上好堵", "又到月底了", "账单好多", "信用卡又要还了，头大", "孩子期末考试考得不错", "最近老是睡不好", "天气预报说明天有雨", "你觉得今天适合洗车吗",
+    "家里来客人了好热闹", "我儿子今天过生日", "邻居送了我们一箱苹果", "楼下新开了家面包店", "今天去超市人好多", "我觉得自己最近胖了", "今天没什么事", "有点想吃烧烤", "天冷了要多穿点",
+    "你会做饭吗", "你知道怎么养多肉吗",
 )
