@@ -21,13 +21,14 @@ POOLS: dict[str, tuple[str, ...]] = {
     "when": ("明天上午9点", "周五下午", "下周三晚上7点", "今天下午4点", "后天早上", "下个月1号", "周日晚上"),
     "past": ("今天下午", "刚才", "上周末"),
     "chore": ("倒垃圾", "交房租", "换灯泡", "修空调", "寄快递", "给车加油", "还图书馆的书", "交学费", "订机票",
-              "打扫卫生间", "续签合同", "买生日礼物", "洗床单", "给爸爸打电话"),
+              "打扫卫生间", "续签合同", "买生日礼物", "洗床单", "给爸爸打电话",
+              "给车做保养", "去银行办事"),
     "event": ("部门会议", "牙科复诊", "团建", "钢琴课", "婚礼", "打羽毛球", "看电影", "产检"),
     "item": ("可乐", "洗洁精", "猪肉", "西红柿", "土豆", "纸巾", "牙膏", "咖啡", "矿泉水", "猫粮", "尿不湿", "食用油"),
     "habit": ("早起", "拉伸", "写日记", "练字", "学英语", "做俯卧撑"),
     "money": ("68块", "一百块", "2000元", "45.5元", "15块"),
     "person": ("小刘", "老张", "爸爸", "同事小陈", "闺蜜", "楼下阿姨"),
-    "food": ("一碗牛肉面", "麻辣烫", "一份蛋炒饭", "两片面包", "一杯奶茶", "火锅", "煎饼果子", "一盒酸奶"),
+    "food": ("一碗牛肉面", "麻辣烫", "一份蛋炒饭", "两片面包", "一杯奶茶", "火锅", "煎饼果子", "一盒酸奶", "一碗粥"),
     "medicine": ("阿莫西林", "感冒灵", "鱼油", "褪黑素", "胃药", "降糖药"),
     "place": ("动物园", "图书馆", "健身房", "上海", "海边", "商场"),
     "plant": ("月季", "仙人掌", "君子兰", "薄荷"),
@@ -80,13 +81,14 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "{content:chore}，{due:when}前搞定", "{due:when}得{content:chore}，别让我忘了", "记得{due:when}{content:chore}",
         "回头{content:chore}", "{content:chore}这事儿交给你记着", "给我记个{content:chore}", "待会儿要{content:chore}",
         "提醒一下，{due:when}{content:chore}",
+        "{due:when}要{content:chore}", "{due:when}得去{content:chore}",
     ),
     "complete_task": (
         "{content:chore}弄好了", "{content:chore}办完了", "{content:chore}整完了", "搞定{content:chore}了",
         "{content:chore}那个任务做完了", "把{content:chore}勾掉", "{content:chore}已经完成", "刚{content:chore}完",
         "{content:chore}，完事儿", "任务{id=1|3|6}搞定", "第{id=2|4}个任务做完了", "{content:chore}总算弄完了",
         "划掉{content:chore}这个待办",
-        "{content:chore}ok了", "{content:chore}弄完啦", "{content:chore}做好了", "{content:chore}完成啦",
+        "{content:chore}弄完啦", "{content:chore}做好了", "{content:chore}完成啦",
         "{content:chore}已经办好了", "{content:chore}处理完了", "任务{id=2|8}完成",
         "{content:chore}，已完成", "{content:chore}结束了，勾掉",
     ),
@@ -100,6 +102,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "{query:chore}那事我弄了没", "今天截止的任务有几个 ## from=今天", "有啥任务拖着没做", "{query:chore}记到待办里了吗", "我有没有{query:chore}这个任务",
         "待办里还有{query:chore}吗", "明天有什么要做的 ## from=明天",
         "{query:chore}办了没", "{query:chore}弄好了没有", "我答应的事都做完了吗",
+        "该做的事都做了吗", "要办的事都办了吗", "事情都办完了没有",
     ),
     "update_task": (
         "{content:chore}往后推到{due:when}", "{content:chore}改成{due:when}截止", "{content:chore}延期到{due:when}",
@@ -127,6 +130,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "{title:event}，时间是{start:when}",
         "{start:when}有约，{title:event}", "{title:event}，{start:when}，地点{location:place}",
         "{start:when}要参加{title:event}", "{start:when}赴{title:event}",
+        "{start:when}带孩子去{title=公园|游乐园|动物园|科技馆}", "{start:when}一家人去{title=爬山|野餐|看展览}",
     ),
     "list_events": (
         "{from=明天|后天|今晚|周五|这周六|下周一|下周|明天下午}有啥安排", "{from=明天|后天|今晚|周五|这周六|下周一|下周|明天下午}有会吗", "我{from=明天|后天|今晚|周五|这周六|下周一|下周|明天下午}有没有约", "日程上{from=明天|后天|今晚|周五|这周六|下周一|下周|明天下午}排了什么",
@@ -245,6 +249,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "充了{amount:money}话费", "超市{amount:money}", "外卖{amount:money}", "给孩子买玩具花了{amount:money}", "停车费{amount:money}",
         "{amount:money}，午饭", "又花了{amount:money}买咖啡",
         "买了{amount:money}的水果", "修车花了{amount:money}", "随礼{amount:money}",
+        "发年终奖了，{amount=2万|1.5万|8000} ## type=income", "年终奖到了，{amount=3万|12000} ## type=income",
     ),
     "list_transactions": (
         "这个月一共花了多少", "{from:span}花了多少钱", "{from:span}开销大不大", "我{from:span}在吃饭上花了多少",
@@ -256,6 +261,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "我最大的一笔开销是什么", "上次交电费是什么时候", "这周打车一共多少钱 ## from=本周",
         "最近有没有乱花钱", "最近花钱是不是太多了", "这个月哪方面花得最多",
         "上次记的账是什么", "最近一笔支出是什么",
+        "{from:span}记了几笔账", "我一共记了多少笔账", "上礼拜花了多少钱 ## from=上周",
     ),
     "list_subscriptions": (
         "我现在有几个会员在扣费", "每月自动扣费的有哪些", "订阅一个月要花多少钱", "我开了哪些会员",
@@ -299,6 +305,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "刚炫了{food:food}", "中午整了{food:food} ## meal=lunch", "早上随便吃了{food:snack} ## meal=breakfast",
         "晚上撸串了 ## food=烤串, meal=dinner", "今天早饭就喝了杯豆浆 ## food=豆浆, meal=breakfast", "夜宵来了{food:food} ## meal=snack",
         "中午随便对付了{food:food} ## meal=lunch", "晚饭就吃了{food:food} ## meal=dinner", "刚吃完{food:food}，记一下",
+        "喝了{food=一碗粥|一碗汤|一杯豆浆|一杯牛奶}", "早上喝了{food=一杯牛奶|一碗豆浆|一碗小米粥} ## meal=breakfast",
     ),
     "list_diets": (
         "我今天吃了多少卡路里 ## from=今天", "早饭吃了啥 ## meal=breakfast", "昨天晚饭吃的什么 ## meal=dinner, from=昨天",
@@ -375,6 +382,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "早上的药吃了没 ## kind=medicine", "我今天量过血压没有 ## kind=metric, metric=血压",
         "{query:medicine}今天吃过了吗 ## kind=medicine", "我吃没吃{query:medicine} ## kind=medicine", "我昨天睡了多长时间 ## kind=sleep",
         "昨晚我睡了几个小时 ## kind=sleep", "今天步数多少 ## kind=metric, metric=步数", "这周每天走了多少步 ## kind=metric, metric=步数, from=本周",
+        "体重最近有没有降 ## kind=body", "我最近体重有没有涨 ## kind=body", "体重掉了没有 ## kind=body",
     ),
     # ---- today, goals, achievements ----
     "get_focus_today": (
@@ -533,6 +541,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "离家模式 ## mode=away", "开启离家模式 ## mode=away", "切到睡眠模式 ## mode=sleep", "关掉访客模式，回到在家模式 ## mode=home",
         "我要出差了，开离家模式 ## mode=away", "晚安，家里进入睡眠模式 ## mode=sleep",
         "全家都睡了，切睡眠 ## mode=sleep", "家里没人了，离家模式 ## mode=away",
+        "我回家了 ## mode=home", "大家都出门了 ## mode=away",
     ),
     "get_current_mode": (
         "现在是离家模式吗", "睡眠模式开着没", "访客模式还开着吗", "家里是不是在家模式", "现在开的什么模式",
@@ -588,6 +597,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "去医院{reason:reason}了", "{date=昨天|今天}去{hospital:hospital}{reason:reason}", "看医生了，{reason:reason}", "在{hospital:hospital}看了{reason:reason}",
         "去{hospital:hospital}{reason:reason}，花了{cost=200块|500元}", "就诊记录：{reason:reason}，{hospital:hospital}", "带孩子去{hospital:hospital}看{reason:reason}",
         "刚从{hospital:hospital}回来，{reason:reason}", "{reason:reason}去看了医生，花了{cost=120|80块}",
+        "今天去打了{reason=退烧针|吊瓶|破伤风针}", "{reason=发烧|咳嗽|扁桃体发炎}去医院打了针",
     ),
     "add_person": (
         "存个电话，{person:person}，{phone=13611112222|18900001111}", "{person:person}的手机号是{phone=13700001234|15888886666}",
@@ -670,4 +680,7 @@ NONE: tuple[str, ...] = (
     "这周过得好快", "下班路上好堵", "又到月底了", "账单好多", "信用卡又要还了，头大", "孩子期末考试考得不错", "最近老是睡不好", "天气预报说明天有雨", "你觉得今天适合洗车吗",
     "家里来客人了好热闹", "我儿子今天过生日", "邻居送了我们一箱苹果", "楼下新开了家面包店", "今天去超市人好多", "我觉得自己最近胖了", "今天没什么事", "有点想吃烧烤", "天冷了要多穿点",
     "你会做饭吗", "你知道怎么养多肉吗",
+    # more
+    "我总是乱花钱", "花钱大手大脚的毛病改不了", "下周就过年了，好期待", "快放假了，好开心", "明天要出差了，有点舍不得孩子", "今年春节不回老家了", "好想快点到周末", "孩子马上要开学了",
+    "又要交物业费了，好烦",
 )
