@@ -360,6 +360,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "今天来例假了 ## start=今天", "大姨妈{start=昨天|今天}来的", "经期{start=今天|昨天}开始", "月经来了 ## start=今天",
         "例假{end=今天|昨天}走了", "大姨妈结束了 ## end=今天", "经期{end=昨天|今天}结束", "姨妈期开始了，量有点多 ## start=今天, flow=heavy",
         "来月经了，量少 ## start=今天, flow=light", "生理期{start=今天|昨天}开始",
+        "月经第一天 ## start=今天", "例假{start=今天|前天}来的，有点痛",
     ),
     "record_health": (
         "血压{value=120/80|135/90} ## metric=血压", "血糖{value=6.1|5.4} ## metric=血糖", "心率{value=72|88} ## metric=心率", "体温{value=37.5|38.2} ## metric=体温",
@@ -401,6 +402,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "目标：{title:goal}", "今年要{title:goal}", "我想{deadline=年底前|6月前}{title:goal}，设个目标", "新目标，{title:goal}",
         "立个flag：{title:goal}", "给自己定个目标，{title:goal}", "这个月的目标是{title:goal}", "我的新目标：{title:goal}",
         "{title:goal}，设成目标", "加个目标{title:goal}，{deadline=年底|月底}完成",
+        "今年要做到{title:goal}", "定个小目标，{title:goal}",
     ),
     "list_goals": (
         "{query:goal}完成多少了", "{query:goal}的进度怎么样", "离{query:goal}还差多少", "我的目标完成了几个 ## status=done",
@@ -415,6 +417,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "{title:goal}放弃了 ## status=abandoned", "{title:goal}现在到{progress=30|50|8}了", "{title:goal}进度更新到{progress=60|10}",
         "今天又读了一本书 ## title=读书, add=1", "{title:goal}加{add=3|5}", "{title:goal}完成一半了 ## progress=50",
         "又跑了{add=5|10}公里 ## title=跑步",
+        "{title:goal}的进度到{progress=70|40}了", "{title:goal}又往前推进了{add=1|2}",
     ),
     "list_achievements": (
         "我离下一个成就还差多少", "打卡多少天能拿勋章", "我最新的成就是什么", "我拿到几个勋章了", "有新成就吗", "最近解锁了什么徽章", "我的成就有哪些", "成就墙上有什么",
@@ -449,6 +452,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "好想要{item:wish}", "心愿单：{item:wish}", "{item:wish}，放心愿单里", "种草了{item:wish}，记到心愿单",
         "心愿单再加个{item:wish}", "以后想买{item:wish}，先记在心愿单", "{item:wish}加心愿单，大概{price=2000元|500块}",
         "我的愿望清单加上{item:wish}", "{item:wish}进心愿单", "想买个{item:wish}，存到愿望单",
+        "{item:wish}先放进愿望清单", "愿望清单：{item:wish}",
     ),
     "list_wishlist": (
         "心愿单里哪个最想要", "我想买的东西还有几样", "心愿单上有几件了", "心愿单上都有啥", "我想要的东西有哪些", "愿望清单里还有几样", "{query:wish}在心愿单上吗", "心愿单里最贵的是哪个",
@@ -466,15 +470,18 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "{title:countdown}倒计时，{date:when}", "{date:when}{title:countdown}，开个倒计时", "帮我数着{date:when}{title:countdown}",
         "给{title:countdown}建个倒计时，日期{date:when}", "倒数{title:countdown}，{date:when}", "新建倒计时：{date:when}{title:countdown}",
         "{title:countdown}在{date:when}，帮我倒计时", "加个倒计时，{title:countdown}，{date:when}",
+        "{title:countdown}是{date:when}，倒计时走起", "距离{title:countdown}开始倒数，{date:when}",
     ),
     "delete_countdown": (
         "{title:countdown}的倒计时不要了", "删掉{title:countdown}倒计时", "{title:countdown}倒计时取消", "倒计时里的{title:countdown}删了",
         "把{title:countdown}那个倒计时去掉", "{title:countdown}过了，倒计时删除", "倒计时{id=2|4}删掉", "{title:countdown}倒计时撤掉",
+        "不用再数{title:countdown}了，删掉倒计时", "清掉{title:countdown}的倒计时",
     ),
     "create_memo": (
         "便签：{content:memo}", "给家里人留个言：{content:memo}", "贴张便条，{content:memo}", "留言板写上：{content:memo}",
         "便签贴一下，{content:memo}", "{content:memo}，贴个便签", "置顶便签：{content:memo} ## pinned=true", "便条：{content:memo}",
         "给大家留句话，{content:memo}", "家庭留言：{content:memo}",
+        "写个便签贴上：{content:memo}", "便签留言：{content:memo}",
     ),
     "list_memos": (
         "便签上写的是啥", "谁留的便签", "有人给我留言吗", "便签板上有什么", "家里人留了什么话", "有新的便条吗", "留言板上写了啥",
@@ -502,6 +509,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
     "web_search": (
         "搜一下{query:topic}", "上网找找{query:topic}", "百度一下{query:topic}", "查查{query:topic}", "网上找一下{query:topic}",
         "搜搜{query:topic}", "去网上搜{query:topic}", "联网查一下{query:topic}", "用搜索引擎查{query:topic}", "在网上搜索{query:topic}",
+        "查一查{query:topic}", "网上看看{query:topic}",
     ),
     # ---- inventory, lending ----
     "list_inventory": (
@@ -524,6 +532,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
     "delete_inventory_item": (
         "{item:stuff}丢了，从清单删掉", "{item:stuff}坏了，扔了", "物品清单里的{item:stuff}删除", "{item:stuff}送人了，删掉",
         "删掉{item:stuff}这件物品", "{item:stuff}没了，从物品里去掉", "{item:stuff}已经扔掉了，清单里删了", "把{item:stuff}从家里的物品里删掉",
+        "{item:stuff}弄丢了，清单上删了", "家里已经没有{item:stuff}了，从物品清单去掉",
     ),
     "record_item_lend": (
         "{item:thing}借给{person:person}了 ## direction=lent", "{person:person}拿走了我的{item:thing} ## direction=lent",
@@ -533,6 +542,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "{person:person}借{item:thing}，说{due=下周|月底}还 ## direction=lent", "把{item:thing}借出去了，给了{person:person} ## direction=lent",
         "跟{person:person}借了个{item:thing} ## direction=borrowed",
         "找{person:person}借了{item:thing} ## direction=borrowed",
+        "{item:thing}借出去了，借给了{person:person} ## direction=lent",
     ),
     # ---- mode ----
     "switch_mode": (
@@ -554,25 +564,31 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
     "record_dream": (
         "昨晚做梦了，{content:dream}", "梦境：{content:dream}", "记一下我的梦：{content:dream}", "昨天晚上{content:dream}",
         "今早醒来记得{content:dream}", "做了个怪梦，{content:dream}", "又做噩梦了，{content:dream} ## mood=害怕", "梦：{content:dream}",
+        "梦见{content=被狗追|回到了小时候|在考场上找不到笔}", "我梦到{content=奶奶来看我|家里被水淹了|自己会飞}", "昨夜的梦：{content:dream}",
+        "记梦：{content:dream}",
     ),
     "record_movie": (
         "看完《{title:movie}》了", "{title:movie}看完了，{rating=7|8|9}分", "昨晚看了{title:movie}", "{title:movie}想看，先记着 ## status=want",
         "片单加上{title:movie} ## status=want", "正在追{title:movie} ## status=watching", "最近在追{title:movie} ## status=watching, kind=tv",
         "刚看完{title:movie}，打{rating=8|6}分", "看了部电影{title:movie} ## kind=movie", "{title:movie}二刷了",
+        "刚刷完{title:movie} ## status=watched", "追完了{title:movie} ## status=watched, kind=tv",
     ),
     "add_book": (
         "想看{title:book} ## status=want", "{title:book}读完了 ## status=read", "在读{title:book} ## status=reading",
         "书单：{title:book}", "最近在看{title:book} ## status=reading", "{title:book}看完了，{rating=8|9}分 ## status=read",
         "把《{title:book}》加到想读 ## status=want", "刚开始读{title:book} ## status=reading", "读完了{title:book} ## status=read",
+        "书单里加上{title:book} ## status=want", "打算读{title:book} ## status=want",
     ),
     "create_study_plan": (
         "我要学{subject:subject}，做个计划", "{subject:subject}学习计划，每天{minutes_per_day=20|45}分钟", "帮我规划一下怎么学{subject:subject}",
         "制定{subject:subject}的学习安排", "每天练{minutes_per_day=30|60}分钟{subject:subject}，排个计划", "想系统学{subject:subject}，定个学习计划",
         "给孩子做个{subject:subject}学习计划", "{subject:subject}，{end=年底|暑假前}学完，做个计划", "新的学习计划：{subject:subject}",
+        "安排个{subject:subject}的学习计划", "{subject:subject}每天学{minutes_per_day=15|40}分钟，帮我计划一下",
     ),
     "create_idea": (
         "有个点子，{content:idea}", "想法：{content:idea}", "脑洞：{content:idea}", "灵光一闪，{content:idea}", "记个想法：{content:idea}",
         "我琢磨着{content:idea}", "点子：{content:idea}", "存个灵感，{content:idea}", "有个主意：{content:idea}",
+        "突然想到：{content:idea}", "想法先记下：{content:idea}",
     ),
     # ---- pets, plants, recipes ----
     "record_pet_activity": (
@@ -591,6 +607,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "菜谱：{dish:dish}", "{dish:dish}的做法记一下", "存个{dish:dish}的菜谱", "新菜谱，{dish:dish}",
         "收藏一个{dish:dish}的食谱", "{dish:dish}，记到菜谱里", "食谱加一道{dish:dish}",
         "{dish:dish}的做法存到菜谱",
+        "把{dish:dish}的做法存下来", "学了道新菜{dish:dish}，存个菜谱", "{dish:dish}的食谱保存一下",
     ),
     # ---- medical, people, places, coupons ----
     "record_medical": (
@@ -603,16 +620,19 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "存个电话，{person:person}，{phone=13611112222|18900001111}", "{person:person}的手机号是{phone=13700001234|15888886666}",
         "通讯录加上{person:person}", "新联系人：{person:person}", "把{person:person}存到联系人里", "{person:person}是我{relation=同事|表姐|邻居}，加到联系人",
         "记一下{person:person}的邮箱：{email=xiaoli@example.com|zhang@example.com}", "联系人加个{person:person}，电话{phone=13500001111|13322223333}",
+        "{person:person}的电话存一下：{phone=13912340000|18611112222}", "通讯录新增{person:person}，是我{relation=同学|房东|孩子老师}",
     ),
     "add_address": (
         "{label:label}在{address:address}", "存个地址，{label:label}，{address:address}", "{label:label}的地址：{address:address}",
         "地址簿加上{label:label}：{address:address}", "新地址：{label:label}，{address:address}", "记住{label:label}住{address:address}",
         "{label:label}搬到{address:address}了，记一下", "保存{label:label}地址{address:address}",
+        "{label:label}的新地址是{address:address}", "地址记一下，{label:label}在{address:address}",
     ),
     "add_coupon": (
         "{store:store}有张优惠券，{title=满50减10|八折}", "存张{store:store}的券：{title=满200减30|买一送一}", "优惠券：{store:store}{title=九折|满30减5}",
         "{store:store}的{title=满100减20|第二杯半价}券，记一下", "收到个{store:store}的优惠券，{title=五折|满80减15}", "记个券，{store:store}{title=满60减10|免配送费}",
         "{store:store}{title=八折券|买一送一券}，{expires=月底|下周五}过期", "保存优惠券，{store:store}，{title=满99减20|七折}",
+        "领了张{store:store}的{title=满50减8|七五折}券", "{store:store}优惠券{title=满150减30|买二送一}，{expires=周日|月底}到期",
     ),
     "add_birthday": (
         "{person:person}生日{date=8月15日|11月2号|1月9日}", "{person:person}{date=4月1日|9月10号}过生日", "记住{person:person}的生日，{date=7月7日|2月14日}",
@@ -683,4 +703,7 @@ NONE: tuple[str, ...] = (
     # more
     "我总是乱花钱", "花钱大手大脚的毛病改不了", "下周就过年了，好期待", "快放假了，好开心", "明天要出差了，有点舍不得孩子", "今年春节不回老家了", "好想快点到周末", "孩子马上要开学了",
     "又要交物业费了，好烦",
+    # more
+    "你会不会觉得无聊", "今天不想说话", "我今天被孩子气哭了", "家里好安静", "做家务做到腰疼", "楼上又在装修了", "我忘带钥匙了，好惨", "今天买菜又超预算了", "蔬菜好贵", "猫咪在晒太阳，好可爱",
+    "明天周一了，不想上班", "刚下班，累瘫了", "你觉得周末去哪儿玩好",
 )
