@@ -103,6 +103,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "待办里还有{query:chore}吗", "明天有什么要做的 ## from=明天",
         "{query:chore}办了没", "{query:chore}弄好了没有", "我答应的事都做完了吗",
         "该做的事都做了吗", "要办的事都办了吗", "事情都办完了没有",
+        "{query:chore}的提醒设了吗", "有没有提醒我{query:chore}的任务", "待办里有没有{query:chore}",
     ),
     "update_task": (
         "{content:chore}往后推到{due:when}", "{content:chore}改成{due:when}截止", "{content:chore}延期到{due:when}",
@@ -142,6 +143,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "{from=明天|后天|今晚|周五|这周六|下周一|下周|明天下午}有什么事", "{from=明天|后天|今晚|周五|这周六|下周一|下周|明天下午}有事吗", "{from=明天|后天|今晚|周五|这周六|下周一|下周|明天下午}要忙啥", "{from=明天|后天|今晚|周五|这周六|下周一|下周|明天下午}都排了些啥",
         "{query:event}是几号", "{query:event}是哪一天", "{query:event}安排在几点",
         "{from=明天|后天|今晚|周五|这周六|下周一|下周|明天下午}有啥活动", "{from=明天|后天|今晚|周五|这周六|下周一|下周|明天下午}有啥要去的",
+        "{query:event}的日程排上了吗", "{query:event}在日程里吗", "日历上有{query:event}吗",
     ),
     "update_event": (
         "{title:event}改期到{start:when}", "{title:event}挪到{start:when}", "{title:event}时间换成{start:when}",
@@ -216,6 +218,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "关于{query:title}我记过什么", "最近写的日记 ## kind=diary",
         "我记过{query:title}没有", "{query:title}我写下来了吗", "我上周写了几篇日记 ## kind=diary, from=上周",
         "日记里有没有写到{query:title} ## kind=diary", "{query:title}那条笔记在哪",
+        "{query:title}我存过没有", "{query:title}的笔记我写过吗", "我有没有存过{query:title}的笔记", "{query:title}的事我记过笔记吗",
     ),
     "update_note": (
         "{title:title}笔记里补一句：{append:item}", "往{title:title}那条笔记追加：{append:item}",
@@ -262,6 +265,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "最近有没有乱花钱", "最近花钱是不是太多了", "这个月哪方面花得最多",
         "上次记的账是什么", "最近一笔支出是什么",
         "{from:span}记了几笔账", "我一共记了多少笔账", "上礼拜花了多少钱 ## from=上周",
+        "我今天记账了吗 ## from=今天", "{from:span}的账记了没", "{from:span}的账是不是都有了",
     ),
     "list_subscriptions": (
         "我现在有几个会员在扣费", "每月自动扣费的有哪些", "订阅一个月要花多少钱", "我开了哪些会员",
@@ -384,6 +388,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "{query:medicine}今天吃过了吗 ## kind=medicine", "我吃没吃{query:medicine} ## kind=medicine", "我昨天睡了多长时间 ## kind=sleep",
         "昨晚我睡了几个小时 ## kind=sleep", "今天步数多少 ## kind=metric, metric=步数", "这周每天走了多少步 ## kind=metric, metric=步数, from=本周",
         "体重最近有没有降 ## kind=body", "我最近体重有没有涨 ## kind=body", "体重掉了没有 ## kind=body",
+        "这周的睡眠时长 ## kind=sleep, from=本周", "{from:span}的睡眠记录 ## kind=sleep", "{from:span}睡了多少小时 ## kind=sleep",
     ),
     # ---- today, goals, achievements ----
     "get_focus_today": (
@@ -706,4 +711,7 @@ NONE: tuple[str, ...] = (
     # more
     "你会不会觉得无聊", "今天不想说话", "我今天被孩子气哭了", "家里好安静", "做家务做到腰疼", "楼上又在装修了", "我忘带钥匙了，好惨", "今天买菜又超预算了", "蔬菜好贵", "猫咪在晒太阳，好可爱",
     "明天周一了，不想上班", "刚下班，累瘫了", "你觉得周末去哪儿玩好",
+    # more
+    "现在几点了", "今天几号", "今天星期几", "喝咖啡会影响睡眠吗", "血糖高应该注意什么", "养老金怎么算", "包子有多少热量", "熬夜会胖吗", "吃完饭多久可以运动", "这周太忙了，连喝水都忘了",
+    "最近忙得连饭都顾不上吃", "记账到底有没有用", "习惯真的21天就能养成吗",
 )
