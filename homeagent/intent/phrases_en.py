@@ -34,7 +34,7 @@ POOLS: dict[str, tuple[str, ...]] = {
     "place": ("the farmers market", "the gym", "the library", "Aunt May's", "the zoo", "Costco",
               "the lake", "downtown"),
     "plant": ("the monstera", "the succulents", "the roses", "the peace lily", "the herbs", "the lawn"),
-    "pet": ("Buddy", "Bella", "the puppy", "the rabbit", "Whiskers"),
+    "pet": ("Bella", "the puppy", "the rabbit", "Whiskers", "the hamster"),
     "book": ("Project Hail Mary", "The Midnight Library", "Educated", "1984"),
     "movie": ("Barbie", "The Bear", "Interstellar", "Stranger Things", "Spirited Away"),
     "note": ("the plumber's number is 555-0182", "the gate code is 4471", "school closes early on Fridays",
@@ -72,6 +72,7 @@ POOLS: dict[str, tuple[str, ...]] = {
     "period": ("today", "yesterday", "this week", "last week", "this month", "last month"),
     "bill": ("the electricity bill", "the water bill", "the rent", "the phone bill", "the internet bill",
              "the car insurance"),
+    "pantry": ("olive oil", "rice", "pasta", "flour", "canned tomatoes", "coffee beans", "toilet paper"),
 }
 
 _TASKS: dict[str, tuple[str, ...]] = {
@@ -109,7 +110,7 @@ _TASKS: dict[str, tuple[str, ...]] = {
         "what are my high priority tasks ## priority=high", "is anything on my plate today ## from=today",
         "what's left on my list", "what did I get done last week ## status=done, from=last week",
         "did I finish {query:chore} ## status=done", "have I done {query:chore} yet",
-        "what do I need to do {from=tomorrow|this week|next week}", "any to-dos for {from=tomorrow|Friday|the weekend}",
+        "what do I need to do {from=tomorrow|this week|next week}", "any to-dos for {from=tomorrow|Friday|Saturday}",
         "what's on my plate", "which tasks are due this week ## from=this week", "my to-do list",
         "to-dos?", "what tasks are left",
     ),
@@ -147,7 +148,7 @@ _EVENTS: dict[str, tuple[str, ...]] = {
     "list_events": (
         "when is my {query:event}", "when's the {query:event}", "is the {query:event} {from=today|tomorrow|this week}",
         "do I have a {query:event} this week ## from=this week", "have I got anything {from:when}",
-        "is there anything on the calendar {from:when}", "what's happening {from=this weekend|next week|tomorrow}",
+        "is there anything on the calendar {from:when}", "what's happening {from=Saturday|next week|tomorrow}",
         "any appointments {from=tomorrow|this week|next week}", "how busy is my week ## from=this week",
         "what time is the {query:event}", "where is the {query:event}", "what's next on my calendar",
         "anything scheduled for {from:when}", "how many meetings do I have this week ## from=this week",
@@ -181,6 +182,8 @@ _HABITS: dict[str, tuple[str, ...]] = {
         "set up a habit for {habit:habit}", "build a {habit:habit} habit", "habit tracker: add {habit:habit}",
         "I'd like to get into {habit:habit}, make it a habit", "start a streak for {habit:habit}",
         "track {habit:habit} for me", "{habit:habit} every day from now on ## frequency=daily",
+        "I'll do {habit:habit} twice a week, make it a habit ## frequency=weekly, target=2",
+        "new daily habit, {habit:habit} at {remind_at=7am|9pm} ## frequency=daily",
     ),
     "check_in_habit": (
         "{habit:habit} done", "{habit:habit} done today", "I did {habit:habit} this morning",
@@ -314,7 +317,7 @@ _HEALTH: dict[str, tuple[str, ...]] = {
         "what was my mood yesterday ## from=yesterday", "what's my mood trend", "was I happy last week ## from=last week",
         "how have I been feeling lately", "how many bad days did I have this month ## from=this month",
         "what moods did I note this week ## from=this week", "my mood history", "any sad days recently",
-        "when was I last {query:mood}", "how did I feel on {from=Monday|Friday|the weekend}",
+        "when was I last {query:mood}", "how did I feel on {from=Monday|Friday|Sunday}",
     ),
     "record_diet": (
         "had {food:food} for breakfast ## meal=breakfast", "ate {food:food} for lunch ## meal=lunch", "dinner was {food:food} ## meal=dinner",
@@ -348,7 +351,8 @@ _HEALTH: dict[str, tuple[str, ...]] = {
         "how much water did I drink yesterday ## from=yesterday", "how much water this week ## from=this week",
         "did I hit my water goal today", "what's my water intake {from:period}", "how much have I drunk today ## from=today",
         "how many cups of water so far", "water total for today ## from=today", "did I drink much water last week ## from=last week",
-        "how's my hydration today",
+        "how's my hydration today", "when did I last drink water", "how much water did I drink in total last month ## from=last month",
+        "is my water intake up this week ## from=this week", "what's my average water a day",
     ),
     "record_sleep": (
         "slept {hours=7 hours|6 hours|8 hours}", "got {hours=5 hours|6 hours} of sleep last night",
@@ -439,6 +443,303 @@ _GOALS: dict[str, tuple[str, ...]] = {
     ),
 }
 
-TEMPLATES: dict[str, tuple[str, ...]] = {**_TASKS, **_EVENTS, **_HABITS, **_NOTES, **_MONEY, **_HEALTH, **_GOALS}
+_LIFE: dict[str, tuple[str, ...]] = {
+    "add_shopping_item": (
+        "out of {item:item}", "we ran out of {item:item}", "need {item:item}", "{item:item}, we're out",
+        "grab {item:item} next time", "{item:item} on the list", "shopping list: {item:item}", "stick {item:item} on the list",
+        "add {item:item} to groceries", "pick up {item:item} when you're at the store", "get some {item:item}",
+        "the {item:item} is almost gone, add it", "low on {item:item}", "buy {quantity=two bags|3 bottles|a box} of {item:item}",
+        "{item:item} and {item:item} for the shopping list", "we need more {item:item}", "we've run out of {item:item}, list it",
+        "{item:item} x2", "gotta buy {item:item}", "note {item:item} for the next shop",
+    ),
+    "list_shopping": (
+        "is {query:item} already on the list", "have I put {query:item} on the shopping list", "did I already buy {query:item} ## status=bought",
+        "did we get the {query:item} ## status=bought", "how many things are on the shopping list", "what's left to buy",
+        "anything else we need from the store", "what groceries do we need", "what did we buy last time ## status=bought",
+        "which items have been bought ## status=bought", "is there anything on the grocery list", "what's still on the list ## status=pending",
+        "do we need anything from the shop", "what do I have to pick up", "the shopping list?", "grocery list?",
+        "what was on the shopping list again",
+    ),
+    "mark_shopping_bought": (
+        "picked up the {item:item}", "grabbed the {item:item}", "{item:item}: bought", "bought {item:item}",
+        "got {item:item}, tick it off the list", "{item:item} is in the basket", "{item:item} is sorted, I bought it",
+        "got the {item:item} for {price=$3|4 dollars|$2.50}", "bought {item:item}, it was {price=$5|6 dollars}",
+        "{item:item} done, cross it off", "scratch {item:item} off the shopping list", "just bought the {item:item}",
+    ),
+    "add_wishlist_item": (
+        "wishlist: {item:wish}", "I'd love {item:wish}, put it on my wishlist", "someday I want {item:wish}",
+        "save {item:wish} to my wishlist", "{item:wish} for my wishlist", "gift idea for me: {item:wish}",
+        "put {item:wish} on the wish list, it's about {price=$200|$80|150 dollars}", "I really want {item:wish}, wishlist it ## priority=high",
+        "add {item:wish} to my birthday wishlist", "one day I'll get {item:wish}, note it on my wishlist",
+        "wish list {item:wish}",
+    ),
+    "list_wishlist": (
+        "is {query:wish} on my wishlist", "do I have {query:wish} on my wish list", "what did I want to get myself",
+        "what's on my birthday wishlist", "how much would my whole wishlist cost", "how many things are on my wishlist",
+        "which wishlist items are high priority", "what was that thing I wanted", "any gift ideas on my wishlist",
+        "what do I want most on my wishlist", "my wish list?", "what's the priciest thing on my wishlist",
+    ),
+    "list_countdowns": (
+        "how many days until Christmas", "how long until the wedding", "how many sleeps until our trip",
+        "how many days are left until summer vacation", "how far away is the holiday", "what countdowns do I have",
+        "which countdowns are running", "how many weeks until the baby is due", "days until my birthday?",
+        "any countdowns ending soon", "when is the big day", "how long is left on my countdowns",
+        "is the trip soon", "what dates am I counting down to",
+    ),
+    "create_countdown": (
+        "countdown to {title:countdown}, {date:when}", "count the days to {title:countdown} on {date:when}",
+        "{title:countdown} is on {date:when}, start a countdown", "new countdown: {title:countdown} {date:when}",
+        "set up a countdown for {title:countdown}, it's {date:when}", "I'm counting down to {title:countdown} on {date:when}",
+        "make a countdown, {title:countdown} on {date:when}", "add a countdown for {title:countdown} {date:when}",
+        "track the days until {title:countdown}, {date:when}",
+    ),
+    "delete_countdown": (
+        "scrap the {title:countdown} countdown", "get rid of the countdown to {title:countdown}",
+        "{title:countdown} is over, remove its countdown", "I don't need the {title:countdown} countdown anymore",
+        "drop the countdown for {title:countdown}", "delete countdown {id=1|2|4}", "stop counting down to {title:countdown}",
+        "clear the {title:countdown} countdown", "cancel the countdown to {title:countdown}",
+    ),
+    "create_memo": (
+        "memo: {content:memo}", "memo for the family: {content:memo}", "leave a note on the board: {content:memo}",
+        "pin a memo: {content:memo} ## pinned=true", "tell everyone on the memo board: {content:memo}",
+        "put up a memo, {content:memo}", "family board: {content:memo}", "stick a note up: {content:memo}",
+        "memo for the kids: {content:memo}", "post on the board that {content:memo}",
+        "pinned memo: {content:memo} ## pinned=true",
+    ),
+    "list_memos": (
+        "did anyone leave a memo", "is there a memo about {query=dinner|the dog|the car}", "what's pinned on the memo board",
+        "any new memos", "how many memos are up", "did someone leave a message on the board", "what memos are up",
+        "what did the family post on the board", "anything on the family board for me", "what's on the board today",
+        "are there any sticky notes for me", "the memo board?",
+    ),
+    "list_channels": (
+        "is the kitchen speaker connected", "which speakers are online", "how many devices are connected",
+        "is my phone connected to you", "are any voice satellites online", "what channels are there",
+        "who's connected right now", "what devices are talking to you", "is the bedroom speaker online",
+        "which rooms have a speaker connected", "do you see my tablet", "how many channels are open",
+    ),
+    "record_trajectory": (
+        "went to {place:place} {time:past}", "just got back from {place:place}", "popped over to {place:place}",
+        "we were at {place:place} {time:past}", "stopped by {place:place}", "spent the afternoon at {place:place}",
+        "checking in at {place:place}", "at {place:place} now", "I'm at {place:place}", "took the kids to {place:place} {time:past}",
+        "visited {place:place} {time:past}", "note that we went to {place:place}", "made it to {place:place}",
+    ),
+    "list_trajectories": (
+        "where have I been this week ## from=this week", "when did I last go to {query:place}", "did I go to {query:place} last week ## from=last week",
+        "how many times did I visit {query:place} this month ## from=this month", "where was I yesterday ## from=yesterday",
+        "have I been to {query:place} this month ## from=this month", "which places did we visit last month ## from=last month",
+        "where did we go on the weekend", "when was I at {query:place}", "where did I travel this year ## from=this year",
+        "how often do I go to {query:place}", "places I've been lately",
+    ),
+    "get_today_summary": (
+        "how did today go", "what happened today", "recap my day", "how was today overall", "what have I done today",
+        "what's the rundown for today", "daily digest", "how's today been", "can I get a recap of today",
+        "how did my day go", "what happened in the house today", "what's the summary for today", "today in a nutshell?",
+        "sum up today for me",
+    ),
+    "web_search": (
+        "look up {query:topic}", "search {query:topic}", "google for {query:topic}", "web search: {query:topic}",
+        "find me {query:topic} on the internet", "search online for {query:topic}", "check the web for {query:topic}",
+        "quick search: {query:topic}", "browse the web for {query:topic}", "search the internet for {query:topic}",
+        "find {query:topic} online",
+    ),
+}
 
-NONE: tuple[str, ...] = ()
+_INVENTORY: dict[str, tuple[str, ...]] = {
+    "list_inventory": (
+        "who has my {query:thing}", "who borrowed the {query:thing}", "is the {query:thing} still lent out",
+        "did I get the {query:thing} back", "what have I lent out", "what things have I lent to people",
+        "how many bottles of {query:pantry} are left", "are we out of {query:pantry}", "how much {query:pantry} is in the pantry",
+        "do we still have {query:pantry}", "is there any {query:pantry} left", "where do we keep the {query:stuff}",
+        "what's stored in {location:location}", "what's in {location:location}", "where's the {query:stuff}",
+        "is the {query:stuff} in {location:location}", "what's expiring soon in the pantry", "what did we store in {location:location}",
+        "have we got {query:stuff} somewhere", "which things are lent out",
+    ),
+    "create_inventory_item": (
+        "{item:stuff} goes in {location:location}", "stashed the {item:stuff} in {location:location}",
+        "the {item:stuff} are in {location:location} now", "I left the {item:stuff} in {location:location}",
+        "keep the {item:stuff} in {location:location}, note it", "we've got {quantity=3|two|5} {unit=bottles|boxes|packs} of {item:pantry} in {location:location}",
+        "{quantity=2|4} {unit=bags|cans} of {item:pantry} in the pantry", "bought {item:pantry}, it expires {expires=next month|May 20|in 3 days}",
+        "moved the {item:stuff} to {location:location}", "{item:stuff}: {location:location}", "filed the {item:stuff} in {location:location}",
+        "inventory: {item:stuff} in {location:location}", "stocked up on {item:pantry}, it's in {location:location}",
+    ),
+    "delete_inventory_item": (
+        "threw out the {item:stuff}, remove it", "we got rid of the {item:stuff}", "the {item:stuff} is gone, delete it from the inventory",
+        "take {item:stuff} off the inventory", "used up the {item:pantry}, remove it from stock", "sold the {item:thing}, remove it",
+        "delete item {id=2|7|9}", "donated the {item:stuff}, take it out of the inventory", "scrap {item:stuff} from what we own",
+    ),
+    "record_item_lend": (
+        "{person:person} has my {item:thing} ## direction=lent", "gave my {item:thing} to {person:person} for the weekend ## direction=lent",
+        "lent the {item:thing} to {person:person} ## direction=lent", "{person:person} took the {item:thing} ## direction=lent",
+        "loaned {person:person} my {item:thing} until {due=Friday|next week|Sunday} ## direction=lent",
+        "got a {item:thing} on loan from {person:person} ## direction=borrowed", "{person:person} lent me the {item:thing} ## direction=borrowed",
+        "borrowed {person:person}'s {item:thing} ## direction=borrowed", "{person:person} gave back the {item:thing} ## returned=true",
+        "got the {item:thing} back from {person:person} ## returned=true", "the {item:thing} is back from {person:person} ## returned=true",
+        "returned the {item:thing} to {person:person} ## direction=borrowed, returned=true",
+    ),
+}
+
+_EXTRAS: dict[str, tuple[str, ...]] = {
+    "switch_mode": (
+        "heading out, set away mode ## mode=away", "we're leaving, away mode ## mode=away", "nobody's home now, switch to away ## mode=away",
+        "off to bed, sleep mode please ## mode=sleep", "night mode on ## mode=sleep", "bedtime, switch the house to sleep ## mode=sleep",
+        "we have company, guest mode ## mode=guest", "guests are here, switch to guest mode ## mode=guest", "party mode on ## mode=guest",
+        "back home, home mode ## mode=home", "I'm back, switch to home mode ## mode=home", "we're home, turn off away mode ## mode=home",
+        "away mode on ## mode=away", "put the house in {mode=sleep|away|guest|home} mode", "change the mode to {mode=sleep|away|guest|home}",
+    ),
+    "get_current_mode": (
+        "is sleep mode on", "is the house in away mode", "are we in guest mode", "is away mode still active",
+        "is guest mode off", "are we still in night mode", "what's the house mode", "which mode is active",
+        "what mode did I leave the house in", "has the house gone into sleep mode", "is home mode on",
+        "is the house still in away mode", "the house mode?", "which mode is the home in right now",
+    ),
+    "record_dream": (
+        "dreamt that {content:dream}", "weird dream last night: {content:dream}", "had a dream that {content:dream}",
+        "dream journal: {content:dream}", "I had a nightmare, {content:dream}", "last night's dream: {content:dream}",
+        "in my dream {content:dream}", "save my dream: {content:dream}", "strange dream, {content:dream}",
+        "I dreamed about it again, {content:dream}",
+    ),
+    "record_movie": (
+        "watched {title:movie} last night ## status=watched", "binged {title:movie} ## kind=tv, status=watched",
+        "saw {title:movie} at the cinema ## kind=movie, status=watched", "{title:movie} was great, {rating=9|8}/10",
+        "currently watching {title:movie} ## status=watching", "halfway through {title:movie} ## status=watching",
+        "want to see {title:movie} ## status=want", "add {title:movie} to my watchlist ## status=want",
+        "rate {title:movie} {rating=7|6} out of 10", "finished {title:movie}, loved it ## status=watched",
+        "movie night: {title:movie}, {rating=8|7} out of 10", "started the documentary {title:movie} ## kind=documentary, status=watching",
+    ),
+    "add_birthday": (
+        "{person:person}'s birthday: {date=April 2|July 19|December 1}", "{person:person} was born on {date=March 14|August 30}",
+        "remember {person:person}'s birthday is {date=May 5|November 9}", "save {person:person}'s birthday, {date=June 21|Feb 3}",
+        "birthday for {person:person} on {date=September 8|January 27}", "{person:person}'s bday is {date=October 10|April 18}",
+        "note {person:person}'s birthday, {date=July 7|March 30}", "{person:person} celebrates their birthday on {date=May 12|Dec 24}",
+        "add a birthday: {person:person}, {date=August 1|June 9}",
+    ),
+    "list_birthdays": (
+        "when's {query:person}'s birthday", "is anyone's birthday this week ## within_days=7", "whose birthday is next",
+        "any birthdays this month ## within_days=30", "what day is {query:person}'s birthday", "which birthdays are coming up",
+        "birthdays in the next two weeks? ## within_days=14", "do I have {query:person}'s birthday", "is {query:person}'s birthday soon",
+        "how many days until {query:person}'s birthday", "who has a birthday coming up", "any birthdays I'm about to miss",
+    ),
+    "add_book": (
+        "reading {title:book} now ## status=reading", "started {title:book} ## status=reading", "finished {title:book} ## status=read",
+        "read {title:book}, {rating=4|5} stars ## status=read", "on my reading list: {title:book} ## status=want",
+        "want to read {title:book} by {author=Andy Weir|Matt Haig|Tara Westover} ## status=want",
+        "just started reading {title:book} ## status=reading", "done with {title:book}, {rating=3|5} out of 5 ## status=read",
+        "book list: {title:book}", "add the book {title:book}", "my next read is {title:book} ## status=want",
+    ),
+    "create_study_plan": (
+        "study plan: {subject:subject}", "I want to learn {subject:subject}, make a plan", "plan {minutes_per_day=20|45} minutes of {subject:subject} a day",
+        "set up a {subject:subject} learning plan", "help me learn {subject:subject} by {end=June|summer|the end of the year}",
+        "a {subject:subject} plan, {minutes_per_day=30|60} minutes daily", "learning plan for {subject:subject}",
+        "build me a study schedule for {subject:subject}", "I'm starting {subject:subject}, plan my study",
+        "study {subject:subject} for the {goal=exam|trip|interview}, make a plan",
+    ),
+    "create_idea": (
+        "idea for later: {content:idea}", "brainstorm: {content:idea}", "thought: {content:idea}", "random idea, {content:idea}",
+        "put this in my ideas: {content:idea}", "new idea {content:idea}", "shower thought: {content:idea}",
+        "keep this idea: {content:idea}", "just thought of {content:idea}, save it", "idea dump: {content:idea}",
+    ),
+    "record_pet_activity": (
+        "walked {pet:pet} this morning ## activity=walk", "took {pet:pet} out for a walk ## activity=walk", "{pet:pet} has been fed ## activity=fed",
+        "gave {pet:pet} breakfast ## activity=fed", "{pet:pet} had a bath ## activity=bath", "took {pet:pet} to the groomer ## activity=groomed",
+        "{pet:pet} went to the vet ## activity=vet", "gave {pet:pet} the flea treatment ## activity=medicine", "fed {pet:pet} dinner ## activity=fed",
+        "{pet:pet} got walked ## activity=walk", "{pet:pet} had the vaccine today ## activity=vet", "just fed {pet:pet} ## activity=fed",
+    ),
+    "record_plant_watering": (
+        "gave {plant:plant} some water", "{plant:plant} got watered", "{plant:plant}: watered", "gave {plant:plant} {amount_ml=200|500} ml",
+        "watered {plant:plant} this morning", "watering done for {plant:plant}", "{plant:plant} had a drink today", "I've watered {plant:plant}",
+        "{plant:plant} watered, {amount_ml=300|250} ml", "misted {plant:plant}",
+    ),
+    "add_recipe": (
+        "recipe: {dish:dish}", "save my {dish:dish} recipe", "keep the recipe for {dish:dish}",
+        "new recipe {dish:dish} with {ingredients=flour, eggs and milk|beef, carrots and potatoes}",
+        "here's how I make {dish:dish}: {steps=mix and bake for 30 minutes|simmer for two hours}", "add {dish:dish} to my recipes",
+        "store the {dish:dish} recipe", "my {dish:dish} recipe, write it down", "recipe for {dish:dish}, file it under dinners",
+    ),
+    "record_medical": (
+        "saw the doctor about {reason:reason}", "went to {hospital:hospital} with {reason:reason}",
+        "doctor visit for {reason:reason}, paid {cost=$80|120 dollars}", "had {reason:reason} checked at {hospital:hospital}",
+        "clinic visit: {reason:reason}", "doctor said it's {diagnosis=strep throat|a sinus infection} after I went in for {reason:reason}",
+        "went to the doctor for {reason:reason} {date=today|yesterday|on Monday}", "took Emma to {hospital:hospital} for {reason:reason}",
+        "medical visit at {hospital:hospital} for {reason:reason}", "got seen for {reason:reason} at {hospital:hospital}",
+    ),
+    "add_person": (
+        "new contact: {person:person}", "save {person:person}'s phone number, {phone=555-2233|555-0147}",
+        "{person:person}'s number is {phone=555-8080|555-3141}", "add {person:person}, email {email=anna@example.com|jake@example.org}",
+        "{person:person} is my {relation=cousin|colleague|dentist}, add them to contacts", "contact: {person:person}, {phone=555-7788|555-1001}",
+        "put {person:person} in my contacts", "{person:person}'s email is {email=sam@example.com|priya@example.net}",
+        "add a contact for {person:person}",
+    ),
+    "add_address": (
+        "{label:label} is at {address:address}", "address for {label:label}: {address:address}", "save {address:address} as {label:label}",
+        "our new address is {address:address} ## label=home", "remember the {label:label} address, {address:address}",
+        "{label:label}: {address:address}", "note the address of {label:label}: {address:address}", "add the {label:label} address, {address:address}",
+    ),
+    "add_coupon": (
+        "{title=20% off|buy one get one free|$10 off} coupon for {store:store}", "got a {title=15% off|free coffee|$5 off} voucher for {store:store}",
+        "{store:store} coupon, {title=30% off|$20 off}, expires {expires=Friday|May 31|next week}",
+        "save this code for {store:store}: {code=SAVE20|WELCOME10} ## title=discount code",
+        "promo code {code=SPRING15|FREESHIP} for {store:store} ## title=promo code", "keep my {title=10% off|free delivery} coupon for {store:store}",
+        "coupon: {title=half price pizza|two for one} at {store:store}", "add a voucher, {title=$15 off|25% off} at {store:store}",
+    ),
+}
+
+TEMPLATES: dict[str, tuple[str, ...]] = {**_TASKS, **_EVENTS, **_HABITS, **_NOTES, **_MONEY, **_HEALTH, **_GOALS,
+                                       **_LIFE, **_INVENTORY, **_EXTRAS}
+
+NONE: tuple[str, ...] = (
+    # Greetings, thanks, goodbyes.
+    "hey", "hey there", "hiya", "good afternoon", "good evening", "morning!", "evening", "what's up", "yo",
+    "nice to meet you", "long time no see", "thanks a lot", "thanks, that's all", "cheers", "much appreciated",
+    "that's perfect, thanks", "great, thank you", "awesome", "got it", "okay then", "sure", "sounds good", "nope",
+    "see you later", "talk to you tomorrow", "catch you later", "sleep well", "have a nice day", "nothing, forget it",
+    "sorry, wrong button", "oops", "just testing", "are you there", "you still awake",
+    # Feelings that ask for nothing.
+    "ugh, what a day", "I'm having a rough week", "I miss my mom", "I can't believe it's Monday again",
+    "life is good", "I'm so proud of my kids", "today was a lot", "I just need a minute", "I'm nervous about tomorrow",
+    "this week flew by", "I feel like nobody listens to me", "I'm in such a good mood, the sun is out",
+    # Remarks about household things that ask for nothing.
+    "ugh, the dishes never end", "the kids are driving me crazy", "money is so tight this month",
+    "I hate doing laundry", "it's raining again", "why is it always me who takes out the trash",
+    "the house is such a mess", "groceries are so expensive these days", "the dog chewed my slipper again",
+    "my back hurts from gardening", "the neighbors are loud tonight", "bills, bills, bills",
+    "I'm sick of cooking every night", "the kids refuse to eat vegetables", "our fridge is making a weird noise",
+    "this weather is awful", "it's so hot today",
+    "the cat knocked over a plant", "the baby finally fell asleep", "I never have time to work out",
+    "my teenager won't get off his phone", "cleaning the bathroom is the worst", "rent went up again",
+    "I keep forgetting to drink water, I know", "my plants always die", "the washing machine is so slow",
+    "nobody in this house ever refills the toilet paper", "Sundays are for doing nothing", "the traffic was terrible",
+    "the kids had fun at the park", "my sister called me today, it was nice", "I burned the toast",
+    "I wish I slept more", "tax season stresses me out", "we should really clean the garage someday",
+    "our lawn looks terrible", "work was exhausting", "the school run is chaos every morning",
+    # Opinions and advice, asked of the model.
+    "what do you think about pineapple on pizza", "is it bad to skip breakfast", "how much water should I drink a day",
+    "how many hours of sleep do kids need", "what's a normal blood pressure", "how much should a family budget for groceries",
+    "is coffee bad for you", "should I get a dog or a cat", "how do I get my toddler to sleep",
+    "any tips for saving money", "how do I stop procrastinating", "what's a good bedtime for a ten year old",
+    "how can I be more productive", "is it worth buying an air fryer", "what should I cook tonight",
+    "how do I get red wine out of carpet", "how do I motivate myself to exercise", "what's the best way to learn a language",
+    "do you think I work too much", "how often should I water a cactus", "how long do eggs last in the fridge",
+    "what's a healthy breakfast", "how do I talk to my kids about money", "how do I keep the house tidy with kids",
+    # World knowledge.
+    "how many calories are in a banana", "how many ounces in a cup", "who painted the Mona Lisa",
+    "what's the tallest mountain in the world", "how do volcanoes work", "what year did World War II end",
+    "is a tomato a fruit", "how long do you boil an egg", "what's the boiling point of water", "who invented the telephone",
+    "how many people live in Japan", "what's the speed of sound", "what's the biggest ocean", "why do leaves change color",
+    "how far is Paris from London", "what language do they speak in Brazil", "how do airplanes fly",
+    "what is photosynthesis", "who is the president of France", "what's 15 percent of 80", "how many days are in a leap year",
+    "what's the difference between a virus and bacteria", "when did the Titanic sink", "what does DNA stand for",
+    "how many legs does a spider have", "what's the square root of 144", "why is the ocean salty",
+    # Jokes, stories and play.
+    "tell me something funny", "know any good jokes", "tell the kids a bedtime story", "sing me a song",
+    "let's play a game", "give me a riddle", "tell me a fun fact", "say something nice", "make me laugh",
+    "do you dream", "are you a robot", "do you like music", "what's your favorite movie", "do you ever get tired",
+    "you're funny", "you're the best", "that was a bad joke", "I'm just talking to myself",
+    # Who and what questions about the world (not about who holds our things).
+    "who discovered gravity", "who was the first person on the moon", "who won the last World Cup",
+    "who is the richest person in the world", "who wrote Harry Potter", "who invented the light bulb",
+    "who sang Yesterday", "who built the pyramids",
+    # Sleep, dreams and food in passing, asking nothing.
+    "sleep tight", "sweet dreams", "I can't sleep, talk to me", "I had the weirdest day", "dinner smells amazing",
+    "pizza is the best food ever", "I love Sunday pancakes", "buddy, you're the best", "thanks buddy",
+)
