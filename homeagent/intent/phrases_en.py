@@ -80,7 +80,8 @@ _TASKS: dict[str, tuple[str, ...]] = {
         "need to {content:chore} {due:when}", "gotta {content:chore} {due:when}, note it",
         "to-do: {content:chore}", "todo {content:chore}", "task: {content:chore} {due:when}",
         "{content:chore} {due:when}, put it on my list", "{content:chore}, add it to my to-dos",
-        "stick {content:chore} on the to-do list", "jot down a task: {content:chore}",
+        "stick {content:chore} on the to-do list", "jot down a task: {content:chore}", "put {content:chore} on the to-do list",
+        "stick {content:chore} on my to-do list", "add {content:chore} to the to-do list",
         "new task {content:chore} due {due:when}", "I must {content:chore} before {due:when}",
         "make a to-do to {content:chore}", "add to my list: {content:chore}",
         "ping me {due:when} to {content:chore}", "nudge me {due:when} about {content:chore}",
@@ -99,7 +100,7 @@ _TASKS: dict[str, tuple[str, ...]] = {
         "I've done {content:chore}, tick it off", "task {id=1|6|9} is done",
         "close task {id=1|6|9}", "complete task {id=3|4|11}", "finally got {content:chore} done",
         "mark the {content:chore} task complete", "{content:chore} can come off the list, it's done",
-        "paid {content:bill}, tick it off", "{content:bill} is paid, mark it done",
+        "paid {content:bill}, tick it off", "I paid {content:bill}", "I've paid {content:bill}, it's done", "{content:bill} is paid, mark it done",
         "knocked out {content:chore} today",
     ),
     "list_tasks": (
@@ -118,6 +119,8 @@ _TASKS: dict[str, tuple[str, ...]] = {
         "bump {content:chore} to {due:when}", "{content:chore} can wait until {due:when}",
         "postpone {content:chore} to {due:when}", "shift task {id=2|5|7} to {due:when}",
         "{content:chore} should be due {due:when} instead", "change {content:chore} to low priority ## priority=low",
+        "lower the priority of {content:chore} ## priority=low", "set {content:chore} to low priority ## priority=low",
+        "change {content:chore} to high priority ## priority=high",
         "{content:chore} is urgent now, bump its priority ## priority=high",
         "set the deadline for {content:chore} to {due:when}", "rename the task {content:chore} to {new_content:chore}",
         "reopen task {id=2|5|7} ## status=open", "{content:chore} isn't done after all, reopen it ## status=open",
@@ -158,7 +161,8 @@ _EVENTS: dict[str, tuple[str, ...]] = {
     ),
     "update_event": (
         "the {title:event} moved to {start:when}", "{title:event} is now {start:when}, update it",
-        "shift the {title:event} to {start:when}", "change the {title:event} time to {start:when}",
+        "shift the {title:event} to {start:when}", "push my {title:event} back to {start:when}",
+        "the {title:event} is pushed to {start:when}, move it", "change the {title:event} time to {start:when}",
         "bring the {title:event} forward to {start:when}", "{title:event} got pushed to {start:when}",
         "move event {id=2|4|6} to {start:when}", "change the location of the {title:event} to {location:place}",
         "the {title:event} will be at {location:place} instead", "rename the {title:event} to {new_title:event}",
@@ -177,7 +181,8 @@ _HABITS: dict[str, tuple[str, ...]] = {
     "create_habit": (
         "new habit: {habit:habit}", "help me stick to {habit:habit}", "I want to start {habit:habit} every day ## frequency=daily",
         "daily habit: {habit:habit} ## frequency=daily", "add {habit:habit} as a weekly habit ## frequency=weekly",
-        "{habit:habit} {target=3|4|5} times a week, track it ## frequency=weekly",
+        "add {habit:habit} as a new daily habit ## frequency=daily", "weekly habit: {habit:habit} ## frequency=weekly",
+        "track {habit:habit}, aim for {target=3|4|5} times a week ## frequency=weekly",
         "I'm going to do {habit:habit} daily, track it for me ## frequency=daily",
         "set up a habit for {habit:habit}", "build a {habit:habit} habit", "habit tracker: add {habit:habit}",
         "I'd like to get into {habit:habit}, make it a habit", "start a streak for {habit:habit}",
@@ -196,13 +201,15 @@ _HABITS: dict[str, tuple[str, ...]] = {
     "list_habits": (
         "did I do my {query:habit} today", "have I done {query:habit} today", "what's my {query:habit} streak",
         "how long is my {query:habit} streak", "how many days in a row have I done {query:habit}",
-        "which habits are left for today", "which habits haven't I checked in today", "how are my streaks",
+        "which habits are left for today", "which habits haven't I done today", "which habits are still left this week", "how are my streaks",
         "what's my longest streak", "am I keeping up with {query:habit}", "have I kept up my habits this week",
         "my habit streaks", "how's my {query:habit} habit going", "did I skip {query:habit} yesterday",
+        "did I miss {query:habit} this week", "have I done my {query:habit} yet", "have I done {query:habit} this week",
         "what habits am I building", "any habits I missed today",
     ),
     "update_habit": (
-        "make {habit:habit} a weekly habit ## frequency=weekly", "{habit:habit} should be daily now ## frequency=daily",
+        "change {habit:habit} to weekly ## frequency=weekly", "{habit:habit} should be daily now ## frequency=daily",
+        "{habit:habit} should only be weekly now ## frequency=weekly",
         "put {habit:habit} on hold ## status=paused", "archive the {habit:habit} habit ## status=archived",
         "restart my {habit:habit} habit ## status=active", "bump {habit:habit} to {target=4|5|6} times a week ## frequency=weekly",
         "rename {habit:habit} to {new_name:habit}", "remind me about {habit:habit} at {remind_at=7am|8pm|9:30pm} every day",
@@ -219,11 +226,11 @@ _HABITS: dict[str, tuple[str, ...]] = {
 
 _NOTES: dict[str, tuple[str, ...]] = {
     "create_note": (
-        "note: {content:note}", "quick note, {content:note}", "for the record, {content:note}",
+        "note to self: {content:note}", "quick note, {content:note}", "for the record, {content:note}",
         "keep a note that {content:note}", "save a note: {content:note}", "memo to self: {content:note}",
         "don't forget that {content:note}, write it down", "add a note: {content:note}",
         "remember this: {content:note}", "FYI {content:note}, note it", "write this down: {content:note}",
-        "put it in my notes that {content:note}", "new note titled {title:title}: {content:note}",
+        "put it in my notes that {content:note}", "new note titled {title:title} saying {content:note}",
         "private note: {content:note} ## private=true", "store this in my notes: {content:note}",
         "{content:note}, make a note of that",
     ),
@@ -247,7 +254,8 @@ _NOTES: dict[str, tuple[str, ...]] = {
     "delete_note": (
         "trash the {title:title} note", "get rid of my {title:title} note", "scrap the note about {title:title}",
         "the {title:title} note is out of date, delete it", "erase note {id=3|12}", "remove the {title:title} note",
-        "bin my note on {title:title}", "delete my notes about {title:title}",
+        "bin my note on {title:title}", "delete my notes about {title:title}", "delete the notes about {title:title}",
+        "remove my notes about {title:title}",
     ),
     "write_diary": (
         "diary: {content:diary}", "today's diary: {content:diary}", "journal entry: {content:diary}",
@@ -305,7 +313,7 @@ _MONEY: dict[str, tuple[str, ...]] = {
 
 _HEALTH: dict[str, tuple[str, ...]] = {
     "record_mood": (
-        "I'm {mood:mood}", "feeling pretty {mood:mood} today", "mood: {mood:mood}", "today I feel {mood:mood}",
+        "I'm {mood:mood}", "feeling pretty {mood:mood} today", "my mood right now is {mood:mood}", "been feeling {mood:mood} since this morning", "today I feel {mood:mood}",
         "kinda {mood:mood} right now", "so {mood:mood} today, note my mood", "mood check: {mood:mood}",
         "I've been {mood:mood} all day", "put my mood down as {mood:mood}", "my mood is {mood:mood}",
         "mood {score=7|8|4} out of 10, {mood:mood}", "rate my mood {score=3|6|9}/10",
@@ -321,10 +329,11 @@ _HEALTH: dict[str, tuple[str, ...]] = {
     ),
     "record_diet": (
         "had {food:food} for breakfast ## meal=breakfast", "ate {food:food} for lunch ## meal=lunch", "dinner was {food:food} ## meal=dinner",
-        "lunch: {food:food} ## meal=lunch", "breakfast: {food:food} ## meal=breakfast", "snacked on {food:food} ## meal=snack",
+        "lunch: {food:food} ## meal=lunch", "breakfast: {food:food} ## meal=breakfast", "lunch was {food:food} ## meal=lunch",
+        "breakfast was {food:food} ## meal=breakfast", "snacked on {food:food} ## meal=snack",
         "grabbed {food:food} as a snack ## meal=snack", "I had {food:food} earlier", "just had {food:food} for dinner ## meal=dinner",
-        "{food:food} for lunch today ## meal=lunch", "ate {food:food}, about {calories=400|600|800} calories",
-        "{food:food}, {calories=350|500|700} kcal", "I scoffed {food:food}", "we had {food:food} for dinner ## meal=dinner",
+        "lunch today was {food:food} ## meal=lunch", "ate {food:food}, about {calories=400|600|800} calories",
+        "had {food:food}, that's {calories=350|500|700} kcal", "I scoffed {food:food}", "we had {food:food} for dinner ## meal=dinner",
         "note what I ate: {food:food}", "my breakfast was {food:food} ## meal=breakfast", "munched {food:food} this afternoon ## meal=snack",
     ),
     "list_diets": (
@@ -349,9 +358,9 @@ _HEALTH: dict[str, tuple[str, ...]] = {
     "list_water": (
         "have I drunk enough water today ## from=today", "how many glasses of water have I had", "am I drinking enough water",
         "how much water did I drink yesterday ## from=yesterday", "how much water this week ## from=this week",
-        "did I hit my water goal today", "what's my water intake {from:period}", "how much have I drunk today ## from=today",
+        "did I hit my water goal today ## from=today", "what's my water intake {from:period}", "how much have I drunk today ## from=today",
         "how many cups of water so far", "water total for today ## from=today", "did I drink much water last week ## from=last week",
-        "how's my hydration today", "when did I last drink water", "how much water did I drink in total last month ## from=last month",
+        "how's my hydration today ## from=today", "how is my hydration this week ## from=this week", "when did I last drink water", "how much water did I drink in total last month ## from=last month",
         "is my water intake up this week ## from=this week", "what's my average water a day",
     ),
     "record_sleep": (
@@ -372,7 +381,7 @@ _HEALTH: dict[str, tuple[str, ...]] = {
     "record_medicine": (
         "took my {medicine:medicine}", "just took {medicine:medicine}", "{medicine:medicine} taken",
         "had {medicine:medicine} with breakfast", "popped {medicine:medicine}", "took {dose=two tablets|one pill|a pill} of {medicine:medicine}",
-        "{dose=2 pills|1 tablet} {medicine:medicine} just now", "took {medicine:medicine} at {time=8am|noon|9pm}",
+        "took {dose=2 pills|1 tablet} of {medicine:medicine} just now", "took {medicine:medicine} at {time=8am|noon|9pm}",
         "meds done: {medicine:medicine}", "gave myself {medicine:medicine}", "I've had my {medicine:medicine} today",
         "medicine: {medicine:medicine}", "note that I took {medicine:medicine}", "swallowed {medicine:medicine} for the headache",
         "took {medicine:medicine} last night ## time=last night",
@@ -389,25 +398,26 @@ _HEALTH: dict[str, tuple[str, ...]] = {
         "heart rate {value=68|72|95} ## metric=heart rate", "temperature {value=38.2|37.5} ## metric=temperature",
         "blood sugar {value=5.4|7.1} ## metric=blood sugar", "{metric:metric} reading: {value=110|6.2|98}",
         "my {metric:metric} was {value=125/82|5.9|64} today", "I did {value=9000|12000} steps today ## metric=steps",
-        "walked {value=8000|15000} steps ## metric=steps", "note my {metric:metric}, {value=130/85|7.0}",
+        "walked {value=8000|15000} steps ## metric=steps", "note my {metric:metric} reading of {value=130/85|7.0}",
         "oxygen is {value=97|95} percent ## metric=blood oxygen", "fever of {value=38.5|39} ## metric=temperature",
         "my temperature is {value=37.8|38.1} ## metric=temperature",
     ),
     "list_health": (
         "when did I last take {query:medicine} ## kind=medicine", "did I take my {query:medicine} today ## kind=medicine, from=today",
-        "have I taken my meds today ## kind=medicine, from=today", "what medicines did I take this week ## kind=medicine, from=this week",
+        "have I taken my meds today ## kind=medicine, from=today", "did I take my meds yesterday ## kind=medicine, from=yesterday",
+        "have I had my pills today ## kind=medicine, from=today", "what medicines did I take this week ## kind=medicine, from=this week",
         "how much do I weigh now ## kind=body", "what's my weight trend ## kind=body", "how much weight have I lost this month ## kind=body, from=this month",
-        "how did I sleep last night ## kind=sleep", "how many hours did I sleep this week ## kind=sleep, from=this week",
+        "how did I sleep last night ## kind=sleep, from=last night", "how many hours did I sleep this week ## kind=sleep, from=this week",
         "what's my average sleep ## kind=sleep", "when was my last period ## kind=period", "when is my next period due ## kind=period",
         "what was my blood pressure yesterday ## kind=metric, metric=blood pressure, from=yesterday",
         "how is my {metric:metric} lately ## kind=metric", "what's my latest {metric:metric} ## kind=metric",
         "how many steps did I do today ## kind=metric, metric=steps, from=today", "my health records this month ## kind=all, from=this month",
-        "did I sleep enough this week ## kind=sleep, from=this week", "what was my temperature this morning ## kind=metric, metric=temperature",
+        "did I sleep enough this week ## kind=sleep, from=this week", "what was my temperature this morning ## kind=metric, metric=temperature, from=this morning",
     ),
     "get_focus_today": (
         "what's on for today", "what needs doing today", "what's urgent today", "where should I start today",
         "what are my priorities today", "what's overdue", "what do I need to get done today", "what's first on my list today",
-        "anything I must not miss today", "what's most pressing", "which habits and tasks are left for today",
+        "anything I must not miss today", "what's most pressing", "what's left for me to do today",
         "what should I tackle next", "today's priorities?", "my focus for today",
     ),
 }
@@ -429,7 +439,7 @@ _GOALS: dict[str, tuple[str, ...]] = {
     ),
     "update_goal_progress": (
         "{add=2|3|5} more towards {title:goal}", "another {add=1|2} for {title:goal}", "put {add=1|10|20} towards my {title:goal} goal",
-        "progress on {title:goal}: {progress=50%|half way|30}", "I'm at {progress=40|60|75} on {title:goal}",
+        "{title:goal} is at {progress=50%|half way|30} now", "I'm at {progress=40|60|75} on {title:goal}",
         "done with my goal to {title:goal} ## status=done", "reached my goal, {title:goal} ## status=done",
         "giving up on {title:goal} ## status=abandoned", "drop the goal to {title:goal} ## status=abandoned",
         "finished another book for my reading goal ## title=read 12 books, add=1", "ran {add=5|10} km towards {title:goal}",
@@ -446,10 +456,10 @@ _GOALS: dict[str, tuple[str, ...]] = {
 _LIFE: dict[str, tuple[str, ...]] = {
     "add_shopping_item": (
         "out of {item:item}", "we ran out of {item:item}", "need {item:item}", "{item:item}, we're out",
-        "grab {item:item} next time", "{item:item} on the list", "shopping list: {item:item}", "stick {item:item} on the list",
+        "grab {item:item} next time", "shopping list: {item:item}", "stick {item:item} on the list",
         "add {item:item} to groceries", "pick up {item:item} when you're at the store", "get some {item:item}",
         "the {item:item} is almost gone, add it", "low on {item:item}", "buy {quantity=two bags|3 bottles|a box} of {item:item}",
-        "{item:item} and {item:item} for the shopping list", "we need more {item:item}", "we've run out of {item:item}, list it",
+        "{item:item} for the shopping list", "we need more {item:item}", "we've run out of {item:item}, list it",
         "{item:item} x2", "gotta buy {item:item}", "note {item:item} for the next shop",
     ),
     "list_shopping": (
@@ -457,14 +467,16 @@ _LIFE: dict[str, tuple[str, ...]] = {
         "did we get the {query:item} ## status=bought", "how many things are on the shopping list", "what's left to buy",
         "anything else we need from the store", "what groceries do we need", "what did we buy last time ## status=bought",
         "which items have been bought ## status=bought", "is there anything on the grocery list", "what's still on the list ## status=pending",
-        "do we need anything from the shop", "what do I have to pick up", "the shopping list?", "grocery list?",
+        "do we need anything from the shop", "what do I have to pick up", "do we still need to buy {query:item}",
+        "do we need {query:item}", "do we still need {query:item} from the store", "the shopping list?", "grocery list?",
         "what was on the shopping list again",
     ),
     "mark_shopping_bought": (
         "picked up the {item:item}", "grabbed the {item:item}", "{item:item}: bought", "bought {item:item}",
         "got {item:item}, tick it off the list", "{item:item} is in the basket", "{item:item} is sorted, I bought it",
         "got the {item:item} for {price=$3|4 dollars|$2.50}", "bought {item:item}, it was {price=$5|6 dollars}",
-        "{item:item} done, cross it off", "scratch {item:item} off the shopping list", "just bought the {item:item}",
+        "{item:item} done, cross it off", "scratch {item:item} off the shopping list", "cross {item:item} off the shopping list, bought it",
+        "take {item:item} off the shopping list, got it", "just bought the {item:item}",
     ),
     "add_wishlist_item": (
         "wishlist: {item:wish}", "I'd love {item:wish}, put it on my wishlist", "someday I want {item:wish}",
@@ -480,7 +492,7 @@ _LIFE: dict[str, tuple[str, ...]] = {
         "what do I want most on my wishlist", "my wish list?", "what's the priciest thing on my wishlist",
     ),
     "list_countdowns": (
-        "how many days until Christmas", "how long until the wedding", "how many sleeps until our trip",
+        "how many days left till Christmas", "how long until the wedding", "how many sleeps until our trip",
         "how many days are left until summer vacation", "how far away is the holiday", "what countdowns do I have",
         "which countdowns are running", "how many weeks until the baby is due", "days until my birthday?",
         "any countdowns ending soon", "when is the big day", "how long is left on my countdowns",
@@ -500,7 +512,7 @@ _LIFE: dict[str, tuple[str, ...]] = {
         "clear the {title:countdown} countdown", "cancel the countdown to {title:countdown}",
     ),
     "create_memo": (
-        "memo: {content:memo}", "memo for the family: {content:memo}", "leave a note on the board: {content:memo}",
+        "memo for the family: {content:memo}", "leave a note on the board: {content:memo}",
         "pin a memo: {content:memo} ## pinned=true", "tell everyone on the memo board: {content:memo}",
         "put up a memo, {content:memo}", "family board: {content:memo}", "stick a note up: {content:memo}",
         "memo for the kids: {content:memo}", "post on the board that {content:memo}",
@@ -515,7 +527,8 @@ _LIFE: dict[str, tuple[str, ...]] = {
     "list_channels": (
         "is the kitchen speaker connected", "which speakers are online", "how many devices are connected",
         "is my phone connected to you", "are any voice satellites online", "what channels are there",
-        "who's connected right now", "what devices are talking to you", "is the bedroom speaker online",
+        "who's connected right now", "what devices are talking to you", "which devices are talking to you right now",
+        "what devices are hooked up to you", "is the bedroom speaker online",
         "which rooms have a speaker connected", "do you see my tablet", "how many channels are open",
     ),
     "record_trajectory": (
@@ -533,7 +546,7 @@ _LIFE: dict[str, tuple[str, ...]] = {
     ),
     "get_today_summary": (
         "how did today go", "what happened today", "recap my day", "how was today overall", "what have I done today",
-        "what's the rundown for today", "daily digest", "how's today been", "can I get a recap of today",
+        "what's the rundown for today", "daily digest", "today's digest?", "my daily summary", "how's today been", "can I get a recap of today",
         "how did my day go", "what happened in the house today", "what's the summary for today", "today in a nutshell?",
         "sum up today for me",
     ),
@@ -560,7 +573,7 @@ _INVENTORY: dict[str, tuple[str, ...]] = {
         "the {item:stuff} are in {location:location} now", "I left the {item:stuff} in {location:location}",
         "keep the {item:stuff} in {location:location}, note it", "we've got {quantity=3|two|5} {unit=bottles|boxes|packs} of {item:pantry} in {location:location}",
         "{quantity=2|4} {unit=bags|cans} of {item:pantry} in the pantry", "bought {item:pantry}, it expires {expires=next month|May 20|in 3 days}",
-        "moved the {item:stuff} to {location:location}", "{item:stuff}: {location:location}", "filed the {item:stuff} in {location:location}",
+        "moved the {item:stuff} to {location:location}", "{item:stuff} lives in {location:location}", "filed the {item:stuff} in {location:location}",
         "inventory: {item:stuff} in {location:location}", "stocked up on {item:pantry}, it's in {location:location}",
     ),
     "delete_inventory_item": (
@@ -600,31 +613,31 @@ _EXTRAS: dict[str, tuple[str, ...]] = {
         "I dreamed about it again, {content:dream}",
     ),
     "record_movie": (
-        "watched {title:movie} last night ## status=watched", "binged {title:movie} ## kind=tv, status=watched",
+        "watched {title:movie} last night ## status=watched", "just watched {title:movie}, {rating=8|9} out of 10 ## status=watched", "binged {title:movie} ## kind=tv, status=watched",
         "saw {title:movie} at the cinema ## kind=movie, status=watched", "{title:movie} was great, {rating=9|8}/10",
         "currently watching {title:movie} ## status=watching", "halfway through {title:movie} ## status=watching",
         "want to see {title:movie} ## status=want", "add {title:movie} to my watchlist ## status=want",
-        "rate {title:movie} {rating=7|6} out of 10", "finished {title:movie}, loved it ## status=watched",
-        "movie night: {title:movie}, {rating=8|7} out of 10", "started the documentary {title:movie} ## kind=documentary, status=watching",
+        "give {title:movie} a {rating=7|6} out of 10", "finished {title:movie}, loved it ## status=watched",
+        "movie night, {title:movie} gets {rating=8|7} out of 10", "started the documentary {title:movie} ## kind=documentary, status=watching",
     ),
     "add_birthday": (
         "{person:person}'s birthday: {date=April 2|July 19|December 1}", "{person:person} was born on {date=March 14|August 30}",
         "remember {person:person}'s birthday is {date=May 5|November 9}", "save {person:person}'s birthday, {date=June 21|Feb 3}",
         "birthday for {person:person} on {date=September 8|January 27}", "{person:person}'s bday is {date=October 10|April 18}",
         "note {person:person}'s birthday, {date=July 7|March 30}", "{person:person} celebrates their birthday on {date=May 12|Dec 24}",
-        "add a birthday: {person:person}, {date=August 1|June 9}",
+        "add a birthday for {person:person} on {date=August 1|June 9}",
     ),
     "list_birthdays": (
         "when's {query:person}'s birthday", "is anyone's birthday this week ## within_days=7", "whose birthday is next",
         "any birthdays this month ## within_days=30", "what day is {query:person}'s birthday", "which birthdays are coming up",
-        "birthdays in the next two weeks? ## within_days=14", "do I have {query:person}'s birthday", "is {query:person}'s birthday soon",
+        "birthdays in the next two weeks? ## within_days=14", "is {query:person}'s birthday soon",
         "how many days until {query:person}'s birthday", "who has a birthday coming up", "any birthdays I'm about to miss",
     ),
     "add_book": (
-        "reading {title:book} now ## status=reading", "started {title:book} ## status=reading", "finished {title:book} ## status=read",
-        "read {title:book}, {rating=4|5} stars ## status=read", "on my reading list: {title:book} ## status=want",
+        "reading {title:book} now ## status=reading", "started {title:book} ## status=reading", "started reading {title:book} ## status=reading", "finished {title:book} ## status=read",
+        "read {title:book} and gave it {rating=4|5} stars ## status=read", "on my reading list: {title:book} ## status=want",
         "want to read {title:book} by {author=Andy Weir|Matt Haig|Tara Westover} ## status=want",
-        "just started reading {title:book} ## status=reading", "done with {title:book}, {rating=3|5} out of 5 ## status=read",
+        "just started reading {title:book} ## status=reading", "done with {title:book}, I give it {rating=3|5} out of 5 ## status=read",
         "book list: {title:book}", "add the book {title:book}", "my next read is {title:book} ## status=want",
     ),
     "create_study_plan": (
@@ -646,14 +659,14 @@ _EXTRAS: dict[str, tuple[str, ...]] = {
         "{pet:pet} got walked ## activity=walk", "{pet:pet} had the vaccine today ## activity=vet", "just fed {pet:pet} ## activity=fed",
     ),
     "record_plant_watering": (
-        "gave {plant:plant} some water", "{plant:plant} got watered", "{plant:plant}: watered", "gave {plant:plant} {amount_ml=200|500} ml",
+        "gave {plant:plant} some water", "{plant:plant} got watered", "{plant:plant}: watered", "gave {plant:plant} about {amount_ml=200|500} ml of water",
         "watered {plant:plant} this morning", "watering done for {plant:plant}", "{plant:plant} had a drink today", "I've watered {plant:plant}",
         "{plant:plant} watered, {amount_ml=300|250} ml", "misted {plant:plant}",
     ),
     "add_recipe": (
         "recipe: {dish:dish}", "save my {dish:dish} recipe", "keep the recipe for {dish:dish}",
         "new recipe {dish:dish} with {ingredients=flour, eggs and milk|beef, carrots and potatoes}",
-        "here's how I make {dish:dish}: {steps=mix and bake for 30 minutes|simmer for two hours}", "add {dish:dish} to my recipes",
+        "recipe for {dish:dish}, the steps are {steps=mix and bake for 30 minutes|simmer for two hours}", "add {dish:dish} to my recipes",
         "store the {dish:dish} recipe", "my {dish:dish} recipe, write it down", "recipe for {dish:dish}, file it under dinners",
     ),
     "record_medical": (
@@ -666,19 +679,19 @@ _EXTRAS: dict[str, tuple[str, ...]] = {
     "add_person": (
         "new contact: {person:person}", "save {person:person}'s phone number, {phone=555-2233|555-0147}",
         "{person:person}'s number is {phone=555-8080|555-3141}", "add {person:person}, email {email=anna@example.com|jake@example.org}",
-        "{person:person} is my {relation=cousin|colleague|dentist}, add them to contacts", "contact: {person:person}, {phone=555-7788|555-1001}",
+        "{person:person} is my {relation=cousin|colleague|dentist}, add them to contacts", "contact {person:person}, phone {phone=555-7788|555-1001}",
         "put {person:person} in my contacts", "{person:person}'s email is {email=sam@example.com|priya@example.net}",
         "add a contact for {person:person}",
     ),
     "add_address": (
-        "{label:label} is at {address:address}", "address for {label:label}: {address:address}", "save {address:address} as {label:label}",
+        "{label:label} is at {address:address}", "the address for {label:label} is {address:address}", "save {address:address} as {label:label}",
         "our new address is {address:address} ## label=home", "remember the {label:label} address, {address:address}",
-        "{label:label}: {address:address}", "note the address of {label:label}: {address:address}", "add the {label:label} address, {address:address}",
+        "{label:label} is located at {address:address}", "note the {label:label} address as {address:address}", "add the {label:label} address, {address:address}",
     ),
     "add_coupon": (
-        "{title=20% off|buy one get one free|$10 off} coupon for {store:store}", "got a {title=15% off|free coffee|$5 off} voucher for {store:store}",
-        "{store:store} coupon, {title=30% off|$20 off}, expires {expires=Friday|May 31|next week}",
-        "save this code for {store:store}: {code=SAVE20|WELCOME10} ## title=discount code",
+        "got a {title=20% off|buy one get one free|$10 off} coupon for {store:store}", "got a {title=15% off|free coffee|$5 off} voucher for {store:store}",
+        "new coupon, {title=30% off|$20 off} at {store:store}, expires {expires=Friday|May 31|next week}",
+        "save this code for {store:store}, the code is {code=SAVE20|WELCOME10} ## title=discount code",
         "promo code {code=SPRING15|FREESHIP} for {store:store} ## title=promo code", "keep my {title=10% off|free delivery} coupon for {store:store}",
         "coupon: {title=half price pizza|two for one} at {store:store}", "add a voucher, {title=$15 off|25% off} at {store:store}",
     ),

@@ -93,6 +93,18 @@ def test_read_templates_ask_and_never_change_anything() -> None:
         assert questions >= 10, f"{action}: only {questions} question forms"
 
 
+def test_a_read_that_names_its_period_says_it() -> None:
+    period = re.compile(r"\b(?:today|tonight|yesterday|tomorrow|last night|this morning|(?:this|last|next) (?:week|month|year))\b",
+                        re.I)
+    for action, text in entries():
+        if "from" not in props(action) or SPECS[action].permission is not Permission.READ:
+            continue
+        body, _, implied = text.partition(" ## ")
+        keys = {m.group("key") for m in _SLOT_RE.finditer(body)} | set(_fixed(implied))
+        if period.search(_SLOT_RE.sub(" ", body)):
+            assert "from" in keys, f"{action}: {text!r} names a period but gives no from"
+
+
 def test_write_templates_are_not_questions_about_records() -> None:
     asks = re.compile(r"^(?:what|which|who|whose|where|when|how|is|are|am|was|were|do|does|did|have|has|any)\b|\?\s*$",
                       re.I)
@@ -130,6 +142,18 @@ def fill(action: str, text: str) -> dict:
     ("create_event", "pencil in haircut for next Friday", {"title": "haircut", "start": "next Friday"}),
     ("check_in_habit", "flossing done today", {"habit": "flossing"}),
     ("update_habit", "put yoga on hold", {"habit": "yoga", "status": "paused"}),
+    ("list_health", "how did I sleep last night", {"kind": "sleep", "from": "last night"}),
+    ("list_health", "when did I last take ibuprofen", {"kind": "medicine", "query": "ibuprofen"}),
+    ("list_inventory", "who has my drill", {"query": "drill"}),
+    ("list_tasks", "did I finish the report", {"status": "done", "query": "report"}),
+    ("record_item_lend", "Tom has my ladder", {"person": "Tom", "item": "ladder", "direction": "lent"}),
+    ("record_money_lend", "Jake owes me 20 bucks", {"person": "Jake", "direction": "lent"}),
+    ("add_shopping_item", "put bananas on the list", {"item": "bananas"}),
+    ("add_shopping_item", "buy two bags of rice", {"item": "rice", "quantity": "2 bags"}),
+    ("create_memo", "memo for everyone: the dog has been fed", {"content": "dog has been fed"}),
+    ("create_note", "note to self, the boiler pin is 0000", {"content": "boiler pin is 0000"}),
+    ("add_book", "started reading Sapiens", {"title": "Sapiens", "status": "reading"}),
+    ("create_countdown", "countdown to Christmas on December 25", {"title": "Christmas", "date": "December 25"}),
 ])
 def test_the_book_places_the_object_phrase(action: str, text: str, expected: dict) -> None:
     got = fill(action, text)
