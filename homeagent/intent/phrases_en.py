@@ -78,7 +78,7 @@ POOLS: dict[str, tuple[str, ...]] = {
 _TASKS: dict[str, tuple[str, ...]] = {
     "create_task": (
         "need to {content:chore} {due:when}", "gotta {content:chore} {due:when}, note it",
-        "to-do: {content:chore}", "todo {content:chore}", "task: {content:chore} {due:when}",
+        "to-do for me: {content:chore}", "quick task: {content:chore} {due:when}",
         "{content:chore} {due:when}, put it on my list", "{content:chore}, add it to my to-dos",
         "stick {content:chore} on the to-do list", "jot down a task: {content:chore}", "put {content:chore} on the to-do list",
         "stick {content:chore} on my to-do list", "add {content:chore} to the to-do list",
@@ -119,7 +119,7 @@ _TASKS: dict[str, tuple[str, ...]] = {
         "bump {content:chore} to {due:when}", "{content:chore} can wait until {due:when}",
         "postpone {content:chore} to {due:when}", "shift task {id=2|5|7} to {due:when}",
         "{content:chore} should be due {due:when} instead", "change {content:chore} to low priority ## priority=low",
-        "lower the priority of {content:chore} ## priority=low", "set {content:chore} to low priority ## priority=low",
+        "lower the priority of {content:chore} ## priority=low",
         "change {content:chore} to high priority ## priority=high",
         "{content:chore} is urgent now, bump its priority ## priority=high",
         "set the deadline for {content:chore} to {due:when}", "rename the task {content:chore} to {new_content:chore}",
@@ -138,7 +138,7 @@ _TASKS: dict[str, tuple[str, ...]] = {
 _EVENTS: dict[str, tuple[str, ...]] = {
     "create_event": (
         "{title:event} {start:when}", "{start:when} I have {title:event}", "got {title:event} {start:when}",
-        "{title:event} is happening {start:when}, put it in the calendar", "calendar: {title:event} {start:when}",
+        "{title:event} is happening {start:when}, put it in the calendar",
         "pencil in {title:event} for {start:when}", "block out {start:when} for {title:event}",
         "set up a {title:event} {start:when}", "we're doing {title:event} {start:when}",
         "new event: {title:event}, {start:when}", "add an appointment, {title:event} {start:when}",
@@ -180,13 +180,13 @@ _EVENTS: dict[str, tuple[str, ...]] = {
 _HABITS: dict[str, tuple[str, ...]] = {
     "create_habit": (
         "new habit: {habit:habit}", "help me stick to {habit:habit}", "I want to start {habit:habit} every day ## frequency=daily",
-        "daily habit: {habit:habit} ## frequency=daily", "add {habit:habit} as a weekly habit ## frequency=weekly",
-        "add {habit:habit} as a new daily habit ## frequency=daily", "weekly habit: {habit:habit} ## frequency=weekly",
-        "track {habit:habit}, aim for {target=3|4|5} times a week ## frequency=weekly",
+        "daily habit: {habit:habit} ## frequency=daily", "one more weekly habit, {habit:habit} ## frequency=weekly",
+        "one more daily habit, {habit:habit} ## frequency=daily", "weekly habit: {habit:habit} ## frequency=weekly",
+        "I'll keep up {habit:habit}, aiming for {target=3|4|5} times a week ## frequency=weekly",
         "I'm going to do {habit:habit} daily, track it for me ## frequency=daily",
-        "set up a habit for {habit:habit}", "build a {habit:habit} habit", "habit tracker: add {habit:habit}",
+        "set up a habit for {habit:habit}", "build the habit of {habit:habit}",
         "I'd like to get into {habit:habit}, make it a habit", "start a streak for {habit:habit}",
-        "track {habit:habit} for me", "{habit:habit} every day from now on ## frequency=daily",
+        "keep track of {habit:habit} for me", "{habit:habit} every day from now on ## frequency=daily",
         "I'll do {habit:habit} twice a week, make it a habit ## frequency=weekly, target=2",
     ),
     "check_in_habit": (
@@ -210,11 +210,11 @@ _HABITS: dict[str, tuple[str, ...]] = {
     "update_habit": (
         "change {habit:habit} to weekly ## frequency=weekly", "{habit:habit} should be daily now ## frequency=daily",
         "{habit:habit} should only be weekly now ## frequency=weekly",
-        "put {habit:habit} on hold ## status=paused", "archive the {habit:habit} habit ## status=archived",
+        "hold off on {habit:habit} for a while ## status=paused", "archive the {habit:habit} habit ## status=archived",
         "restart my {habit:habit} habit ## status=active", "bump {habit:habit} up to {target=4|5|6} times a week ## frequency=weekly",
         "rename the {habit:habit} habit to {new_name:habit}", "move the {habit:habit} reminder to {remind_at=7am|8pm|9:30pm}",
         "lower my {habit:habit} target to {target=2|3} a week ## frequency=weekly",
-        "take a break from {habit:habit} for now ## status=paused", "resume {habit:habit} ## status=active",
+        "take a break from {habit:habit} for now ## status=paused",
         "unpause the {habit:habit} habit ## status=active", "start the {habit:habit} habit again ## status=active",
     ),
     "delete_habit": (
@@ -258,9 +258,9 @@ _NOTES: dict[str, tuple[str, ...]] = {
         "remove my notes about {title:title}",
     ),
     "write_diary": (
-        "diary: {content:diary}", "today's diary: {content:diary}", "journal entry: {content:diary}",
+        "diary for today: {content:diary}", "today's diary: {content:diary}", "journal entry: {content:diary}",
         "add to my journal: {content:diary}", "put in my diary that {content:diary}",
-        "for my diary, {content:diary}", "journal: {content:diary}", "log in my diary: {content:diary}",
+        "for my diary, {content:diary}", "journal for today: {content:diary}", "log in my diary: {content:diary}",
         "diary for yesterday: {content:diary} ## date=yesterday", "write today's journal: {content:diary}",
         "my diary today, {content:diary}", "new diary entry, {content:diary}",
     ),
@@ -273,7 +273,7 @@ _MONEY: dict[str, tuple[str, ...]] = {
         "coffee came to {amount:money}", "lunch was {amount:money}", "taxi home, {amount:money} ## category=transport",
         "forked out {amount:money} for the plumber", "the electrician cost {amount:money}",
         "I paid {amount:money} for the kids' swimming lessons", "expense: {amount:money} for parking",
-        "new expense {amount:money}, category {category:category}", "put {amount:money} under {category:category}",
+        "new expense {amount:money}, category {category:category}", "file {amount:money} under {category:category}",
         "got {amount:money} back from the tax refund ## type=income", "earned {amount:money} from tutoring ## type=income",
         "salary came in, {amount=4200 dollars|$3800} ## type=income", "sold the old bike for {amount:money} ## type=income",
         "received {amount:money} from a client ## type=income", "income: {amount:money} freelance ## type=income",
@@ -314,9 +314,9 @@ _MONEY: dict[str, tuple[str, ...]] = {
 _HEALTH: dict[str, tuple[str, ...]] = {
     "record_mood": (
         "I'm {mood:mood}", "feeling pretty {mood:mood} today", "my mood right now is {mood:mood}", "been feeling {mood:mood} since this morning", "today I feel {mood:mood}",
-        "kinda {mood:mood} right now", "so {mood:mood} today, note my mood", "mood check: {mood:mood}",
+        "kinda {mood:mood} right now", "so {mood:mood} today, put that in my mood journal", "mood check: {mood:mood}",
         "I've been {mood:mood} all day", "put my mood down as {mood:mood}", "my mood is {mood:mood}",
-        "mood {score=7|8|4} out of 10, {mood:mood}", "rate my mood {score=3|6|9}/10",
+        "my mood is {score=7|8|4} out of 10, {mood:mood}", "rate my mood {score=3|6|9}/10",
         "feeling {mood:mood} after work ## time=after work", "honestly {mood:mood} this morning, log it",
         "mood today: {mood:mood}, because {note=of work|I slept badly|the kids were great}",
     ),
@@ -350,8 +350,8 @@ _HEALTH: dict[str, tuple[str, ...]] = {
         "just had {amount=a glass|a bottle|half a bottle} of water", "water: {amount=500ml|250ml|two glasses}",
         "another {amount=glass|bottle|cup} of water", "finished {amount=a bottle|my water bottle|two glasses} of water",
         "I've had {amount=three glasses|four cups|a liter} of water", "chugged {amount=a bottle|two glasses} of water",
-        "{amount=250ml|500ml} water, log it", "add {amount=a glass|a cup} to my water today",
-        "glass of water down ## amount=1 glass", "water intake: {amount=2 glasses|600ml}",
+        "{amount=250ml|500ml} water, log it",
+        "glass of water down ## amount=1 glass", "one more {amount=glass|cup} of water today", "water intake: {amount=2 glasses|600ml}",
         "downed {amount=a glass|a bottle} of water after the run", "I drank {amount=a cup|a glass} of water just now",
         "count {amount=one glass|two glasses} of water",
     ),
@@ -425,7 +425,7 @@ _HEALTH: dict[str, tuple[str, ...]] = {
 
 _GOALS: dict[str, tuple[str, ...]] = {
     "create_goal": (
-        "goal: {title:goal}", "I'm aiming to {title:goal}", "this year I want to {title:goal}",
+        "my new goal: {title:goal}", "I'm aiming to {title:goal}", "this year I want to {title:goal}",
         "new goal, {title:goal}, deadline {deadline=next month|May 31|end of the month}", "make it a goal to {title:goal}",
         "set a target: {title:goal}", "I want to {title:goal}, deadline {deadline=next month|June 30|end of the month}", "add a goal to {title:goal}",
         "my resolution is to {title:goal}", "track a goal: {title:goal}", "goal for this month: {title:goal}",
@@ -439,7 +439,7 @@ _GOALS: dict[str, tuple[str, ...]] = {
         "my goals", "how am I doing on my goals this year", "what percent done is {query:goal}",
     ),
     "update_goal_progress": (
-        "{add=2|3|5} more towards {title:goal}", "another {add=1|2} towards {title:goal}", "put {add=1|10|20} towards my {title:goal} goal",
+        "{add=2|3|5} more towards {title:goal}", "another {add=1|2} towards {title:goal}",
         "{title:goal} is at {progress=50%|half way|30} now", "I'm {progress=40|60|75} percent of the way to {title:goal}",
         "done with my goal to {title:goal} ## status=done", "reached my goal, {title:goal} ## status=done",
         "giving up on {title:goal} ## status=abandoned", "drop the goal to {title:goal} ## status=abandoned",
@@ -456,12 +456,12 @@ _GOALS: dict[str, tuple[str, ...]] = {
 
 _LIFE: dict[str, tuple[str, ...]] = {
     "add_shopping_item": (
-        "out of {item:item}", "we ran out of {item:item}", "need {item:item}", "{item:item}, we're out",
-        "grab {item:item} next time", "shopping list: {item:item}", "stick {item:item} on the list", "stick {item:item} on the shopping list",
+        "out of {item:item}", "we ran out of {item:item}", "need some {item:item}", "{item:item}, we're out",
+        "grab some {item:item} next time", "for the shopping list: {item:item}", "stick {item:item} on the list", "stick {item:item} on the shopping list",
         "add {item:item} to groceries", "pick up {item:item} when you're at the store", "get some {item:item}",
         "{item:item} is almost gone, add it", "low on {item:item}", "buy {quantity=two bags|3 bottles|a box} of {item:item}",
         "{item:item} for the shopping list", "we need more {item:item}", "we've run out of {item:item}, list it",
-        "{item:item} x2", "gotta buy {item:item}", "note {item:item} for the next shop",
+        "{item:item} x2", "gotta buy {item:item}", "jot {item:item} down for the next shop",
     ),
     "list_shopping": (
         "is {query:item} already on the list", "have I put {query:item} on the shopping list", "did I already buy {query:item} ## status=bought",
@@ -480,11 +480,10 @@ _LIFE: dict[str, tuple[str, ...]] = {
         "take {item:item} off the shopping list, got it", "just bought the {item:item}",
     ),
     "add_wishlist_item": (
-        "wishlist: {item:wish}", "I'd love {item:wish}, put it on my wishlist", "someday I want {item:wish}",
-        "save {item:wish} to my wishlist", "{item:wish} for my wishlist", "gift idea for me: {item:wish}",
+        "for my wishlist: {item:wish}", "I'd love {item:wish}, put it on my wishlist", "someday I want {item:wish}",
+        "{item:wish} for my wishlist", "gift idea for me: {item:wish}",
         "put {item:wish} on the wish list, it's about {price=$200|$80|150 dollars}", "I really want {item:wish}, wishlist it ## priority=high",
         "add {item:wish} to my birthday wishlist", "one day I'll get {item:wish}, note it on my wishlist",
-        "wish list {item:wish}",
     ),
     "list_wishlist": (
         "is {query:wish} on my wishlist", "do I have {query:wish} on my wish list", "what did I want to get myself",
@@ -619,15 +618,15 @@ _EXTRAS: dict[str, tuple[str, ...]] = {
         "watched {title:movie} last night ## status=watched", "just watched {title:movie}, {rating=8|9} out of 10 ## status=watched", "binged {title:movie} ## kind=tv, status=watched",
         "saw {title:movie} at the cinema ## kind=movie, status=watched", "{title:movie} was great, {rating=9|8}/10",
         "currently watching {title:movie} ## status=watching", "halfway through {title:movie} ## status=watching",
-        "want to see {title:movie} ## status=want", "add {title:movie} to my watchlist ## status=want",
+        "want to see {title:movie} ## status=want", "on my watchlist: {title:movie} ## status=want",
         "give {title:movie} a {rating=7|6} out of 10", "finished {title:movie}, loved it ## status=watched",
         "movie night, {title:movie} gets {rating=8|7} out of 10", "started the documentary {title:movie} ## kind=documentary, status=watching",
     ),
     "add_birthday": (
         "{person:person}'s birthday: {date=April 2|July 19|December 1}", "{person:person} was born on {date=March 14|August 30}",
-        "remember {person:person}'s birthday is {date=May 5|November 9}", "save {person:person}'s birthday, {date=June 21|Feb 3}",
+        "remember {person:person}'s birthday is {date=May 5|November 9}", "remember {person:person}'s birthday, {date=June 21|Feb 3}",
         "birthday for {person:person} on {date=September 8|January 27}", "{person:person}'s bday is {date=October 10|April 18}",
-        "note {person:person}'s birthday, {date=July 7|March 30}", "{person:person} celebrates their birthday on {date=May 12|Dec 24}",
+        "jot down {person:person}'s birthday, {date=July 7|March 30}", "{person:person} celebrates their birthday on {date=May 12|Dec 24}",
         "add a birthday for {person:person} on {date=August 1|June 9}",
     ),
     "list_birthdays": (
@@ -667,9 +666,9 @@ _EXTRAS: dict[str, tuple[str, ...]] = {
         "{plant:plant} watered, {amount_ml=300|250} ml", "misted {plant:plant}",
     ),
     "add_recipe": (
-        "recipe: {dish:dish}", "save my {dish:dish} recipe", "keep the recipe for {dish:dish}",
+        "recipe to keep: {dish:dish}", "save my {dish:dish} recipe", "keep the recipe for {dish:dish}",
         "new recipe: {dish:dish}",
-        "recipe for {dish:dish}, the steps are {steps=mix and bake for 30 minutes|simmer for two hours}", "add {dish:dish} to my recipes",
+        "recipe for {dish:dish}, the steps are {steps=mix and bake for 30 minutes|simmer for two hours}",
         "store the {dish:dish} recipe", "write down the {dish:dish} recipe", "recipe for {dish:dish}, file it under dinners",
     ),
     "record_medical": (
@@ -683,12 +682,12 @@ _EXTRAS: dict[str, tuple[str, ...]] = {
         "new contact: {person:person}", "save {person:person}'s phone number, {phone=555-2233|555-0147}",
         "{person:person}'s number is {phone=555-8080|555-3141}", "add {person:person}, email {email=anna@example.com|jake@example.org}",
         "{person:person} is my {relation=cousin|colleague|dentist}, add them to contacts", "contact {person:person}, phone {phone=555-7788|555-1001}",
-        "put {person:person} in my contacts", "{person:person}'s email is {email=sam@example.com|priya@example.net}",
+        "{person:person}'s email is {email=sam@example.com|priya@example.net}",
         "add a contact for {person:person}",
     ),
     "add_address": (
-        "{label:label} is at {address:address}", "the address for {label:label} is {address:address}", "save {address:address} as {label:label}",
-        "our new address is {address:address} ## label=home", "remember the {label:label} address, {address:address}",
+        "{label:label} is at {address:address}", "the address for {label:label} is {address:address}",
+        "our new address is {address:address} ## label=home", "home address: {address:address} ## label=home", "remember the {label:label} address, {address:address}",
         "{label:label} is located at {address:address}", "note the {label:label} address as {address:address}", "add the {label:label} address, {address:address}",
     ),
     "add_coupon": (

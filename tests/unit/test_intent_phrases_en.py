@@ -141,7 +141,7 @@ def fill(action: str, text: str) -> dict:
     ("list_notes", "have I written in my diary today", {"kind": "diary", "from": "today"}),
     ("create_event", "pencil in haircut for next Friday", {"title": "haircut", "start": "next Friday"}),
     ("check_in_habit", "flossing done today", {"habit": "flossing"}),
-    ("update_habit", "put yoga on hold", {"habit": "yoga", "status": "paused"}),
+    ("update_habit", "hold off on yoga for a while", {"habit": "yoga", "status": "paused"}),
     ("list_health", "how did I sleep last night", {"kind": "sleep", "from": "last night"}),
     ("list_health", "when did I last take ibuprofen", {"kind": "medicine", "query": "ibuprofen"}),
     ("list_inventory", "who has my drill", {"query": "drill"}),
