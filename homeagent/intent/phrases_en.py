@@ -137,7 +137,7 @@ _TASKS: dict[str, tuple[str, ...]] = {
 
 _EVENTS: dict[str, tuple[str, ...]] = {
     "create_event": (
-        "{title:event} {start:when}", "{start:when} I have {title:event}", "got {title:event} {start:when}",
+        "got {title:event} {start:when}", "{start:when} there's {title:event}, add it to the calendar",
         "{title:event} is happening {start:when}, put it in the calendar",
         "pencil in {title:event} for {start:when}", "block out {start:when} for {title:event}",
         "set up a {title:event} {start:when}", "we're doing {title:event} {start:when}",
@@ -757,4 +757,9 @@ NONE: tuple[str, ...] = (
     # Sleep, dreams and food in passing, asking nothing.
     "sleep tight", "sleep well, everyone", "sleep well tonight", "sweet dreams", "I can't sleep, talk to me", "I had the weirdest day", "dinner smells amazing",
     "pizza is the best food ever", "I love Sunday pancakes", "buddy, you're the best", "thanks buddy",
+    # Vague asks with no record to act on: the model asks what is meant.
+    "can you figure something out for me",
+    "do something about it", "I want to talk about something", "something is bugging me", "deal with it for me",
+    "could you do something about the laundry", "can you help me with the kids tonight", "do something about the dishes for me",
+    "can you handle the car thing", "I need help with the garden", "could you look into the fridge situation",
 )
