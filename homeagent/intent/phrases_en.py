@@ -325,7 +325,7 @@ _HEALTH: dict[str, tuple[str, ...]] = {
         "what was my mood yesterday ## from=yesterday", "what's my mood trend", "was I happy last week ## from=last week",
         "how have I been feeling lately", "how many bad days did I have this month ## from=this month",
         "what moods did I note this week ## from=this week", "my mood history", "any sad days recently",
-        "when was I last {query:mood}", "how did I feel on {from=Monday|Friday|Sunday}",
+        "when was I last {query:mood}", "how many happy days did I have last week ## from=last week", "what was my mood like this week ## from=this week", "how did I feel on {from=Monday|Friday|Sunday}",
     ),
     "record_diet": (
         "had {food:food} for breakfast ## meal=breakfast", "ate {food:food} for lunch ## meal=lunch", "dinner was {food:food} ## meal=dinner",

@@ -21,7 +21,7 @@ SPECS = {s.name: s for s in action_specs(db=None, clock=None)}
 COMMON = ("create_task", "complete_task", "list_tasks", "create_event", "list_events", "add_shopping_item",
           "list_shopping", "create_note", "list_notes", "record_transaction", "list_transactions", "record_water",
           "list_water", "record_mood", "record_sleep", "record_medicine", "list_health", "create_habit",
-          "check_in_habit", "list_habits")
+          "check_in_habit", "list_habits", "list_moods", "record_diet")
 # Words that ask to change records: none may appear in a read action's template.
 WRITE_WORDS = re.compile(
     r"\b(?:add|create|record|log|delete|remove|erase|cancel|mark|set|change|update|edit|rename|save|"
