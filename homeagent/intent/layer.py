@@ -384,7 +384,7 @@ class IntentLayer:
         label, confidence = prediction.label, prediction.confidence
         if (not question and label != "create_task" and "create_task" in self._actions and _REMIND_RE.search(stripped)
                 and not re.search(r"提前.{0,8}提醒|before", stripped, re.I)
-                and (label == NONE_LABEL or label.startswith("record_") or confidence < self.threshold)):
+                and (label == NONE_LABEL or label.startswith(("record_", "add_")) or confidence < self.threshold)):
             label, confidence = "create_task", max(confidence, self.threshold)
             prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
         named = {e for e, rx in _ENTITY_NOUNS if rx.search(stripped)}
@@ -604,6 +604,9 @@ class IntentLayer:
             args["item"] = re.sub(r"^(?:买|buy)\s+", "", args["item"], flags=re.I) or args["item"]
             # "我得买点鸡蛋": the speaker and "some" are not the item.
             args["item"] = re.sub(r"^(?:我们?\s+)?(?:点|些|一些|一点)(?=\S)", "", args["item"]) or args["item"]
+        if isinstance(args.get("title"), str) and args.get("status") in ("read", "reading"):
+            # "finished reading Dune": the book is Dune
+            args["title"] = re.sub(r"^(?:reading|读)\s*(?=\S)", "", args["title"], flags=re.I) or args["title"]
         if isinstance(args.get("title"), str) and "start" in props:  # "加个日程明天下午开会": 开会
             args["title"] = re.sub(r"^(?:日程|行程|事件)\s+", "", args["title"]) or args["title"]
         if "mode" in props and isinstance(args.get("reason"), str) and (

@@ -283,9 +283,12 @@ def measures(text: str, props: Mapping[str, Any], args: dict[str, Any]) -> dict[
             value, unit = float(m.group("n")), m.group("u").casefold()
             kg = value * 0.45359237 if unit.startswith(("lb", "pound")) else value / 2 if unit == "斤" else value
             out["weight_kg"] = round(kg, 1)
-    if "unit" in props and "value" in props and not out.get("unit"):
+    if "unit" in props and "value" in props:
         m = _READING_UNIT_RE.search(text)
-        if m:
+        if m and isinstance(out.get("value"), str):  # "72 bpm": the reading is 72, its unit bpm
+            reading = re.sub(rf"\s*{re.escape(m.group('u'))}\s*$", "", out["value"].strip(), flags=re.I)
+            out["value"] = reading or out["value"]
+        if m and not out.get("unit"):
             out["unit"] = m.group("u")
             if isinstance(out.get("metric"), str):
                 out["metric"] = re.sub(rf"\s*{re.escape(m.group('u'))}\s*", " ", out["metric"]).strip() or out["metric"]
@@ -300,12 +303,14 @@ def measures(text: str, props: Mapping[str, Any], args: dict[str, Any]) -> dict[
             or re.search(r"\bwatered\s+(?:the\s+|my\s+)?(?P<en>[\w' -]+?)(?:\s+with\b|[,.!]|$)", text, re.I)
         if m and (not out.get("plant") or re.search(r"浇|\bwith\b|\d", str(out["plant"]))):
             out["plant"] = (m.groupdict().get("zh") or m.groupdict().get("en") or "").strip() or out.get("plant")
-    if "minutes_per_day" in props and not out.get("minutes_per_day"):
+    if "minutes_per_day" in props:
         m = _PER_DAY_RE.search(text)
         number = _number(m.group("zh") or m.group("en")) if m else None
         if m and number is not None:
-            out["minutes_per_day"] = int(number)
+            out["minutes_per_day"] = out.get("minutes_per_day") or int(number)
             if isinstance(out.get("subject"), str):
+                # (a template may have put the minutes into the subject: "Spanish 20 minutes")
+                out["subject"] = re.sub(r"\s*\d+\s*(?:minutes?|mins?|分钟|分)?$", "", out["subject"].strip()) or out["subject"]
                 subject = _PER_DAY_RE.sub("", out["subject"])
                 subject = re.sub(r"^(?:study|learn|学习?|练)\s*(?=\S)", "", subject.strip(), flags=re.I)
                 out["subject"] = re.sub(r"\s*(?:每天|每日|一天)\s*\d*$", "", subject).strip(" ，,") or out["subject"]

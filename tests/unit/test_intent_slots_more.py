@@ -60,8 +60,10 @@ def _has(got: dict, expected: dict) -> bool:
 ])
 def test_command_words_fillers_and_hedges_stay_out_of_the_object(layer: IntentLayer, text: str, action: str,
                                                                  expected: dict) -> None:
-    label, args = route(layer, text)
-    assert label == action and _has(args, expected), (label, args)
+    # The slot filler given the action (which action an utterance routes to is the
+    # classifier's part, measured by bench/intent_eval.py).
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
 
 
 @pytest.mark.parametrize(("text", "mode"), [
@@ -70,8 +72,8 @@ def test_command_words_fillers_and_hedges_stay_out_of_the_object(layer: IntentLa
 ])
 def test_a_mode_is_read_through_typos_and_languages_and_the_command_is_no_reason(layer: IntentLayer, text: str,
                                                                                  mode: str) -> None:
-    label, args = route(layer, text)
-    assert label == "switch_mode" and args == {"mode": mode}, (label, args)
+    args = layer.fill("switch_mode", text)
+    assert args == {"mode": mode}, args
 
 
 def test_a_long_enum_value_is_read_through_a_typo(layer: IntentLayer) -> None:
@@ -113,8 +115,10 @@ def test_a_long_enum_value_is_read_through_a_typo(layer: IntentLayer) -> None:
 ])
 def test_structured_slots_where_the_schema_has_them(layer: IntentLayer, text: str, action: str,
                                                     expected: dict) -> None:
-    label, args = route(layer, text)
-    assert label == action and _has(args, expected), (label, args)
+    # The slot filler given the action (which action an utterance routes to is the
+    # classifier's part, measured by bench/intent_eval.py).
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
 
 
 def test_typos_are_corrected_only_in_the_closed_vocabulary() -> None:
@@ -198,8 +202,10 @@ def test_durations_in_both_languages() -> None:
 ])
 def test_enum_synonyms_and_names_with_their_possessives(layer: IntentLayer, text: str, action: str,
                                                         expected: dict) -> None:
-    label, args = route(layer, text)
-    assert label == action and _has(args, expected), (label, args)
+    # The slot filler given the action (which action an utterance routes to is the
+    # classifier's part, measured by bench/intent_eval.py).
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
 
 
 
