@@ -5,23 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-from datetime import datetime
-from zoneinfo import ZoneInfo
 
 import pytest
 
-from homeagent.cli.tools import catalog
-from homeagent.clock import FakeClock
 from homeagent.intent import IntentLayer
-
-NOW = datetime(2026, 3, 4, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
-
-
-@pytest.fixture(scope="module")
-def layer() -> IntentLayer:
-    made = IntentLayer(catalog(), clock=FakeClock(NOW))
-    made.train_sync()
-    return made
 
 
 def route(layer: IntentLayer, text: str, channel: str = "") -> tuple[str, list[dict]]:

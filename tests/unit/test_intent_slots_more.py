@@ -6,26 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-from datetime import datetime
-from zoneinfo import ZoneInfo
 
 import pytest
 
-from homeagent.cli.tools import catalog
-from homeagent.clock import FakeClock
 from homeagent.intent import IntentLayer
 from homeagent.intent.fuzzy import closest, edits1, fix_typos, strip_fillers, strip_hedges
 from homeagent.intent.shift import Shift, apply_shift, bare, find_shift, name_of
 from homeagent.intent.structured import duration_minutes
-
-NOW = datetime(2026, 3, 4, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
-
-
-@pytest.fixture(scope="module")
-def layer() -> IntentLayer:
-    made = IntentLayer(catalog(), clock=FakeClock(NOW))
-    made.train_sync()
-    return made
 
 
 def route(layer: IntentLayer, text: str) -> tuple[str, dict]:
