@@ -703,6 +703,11 @@ TEMPLATES: dict[str, tuple[str, ...]] = {**_TASKS, **_EVENTS, **_HABITS, **_NOTE
                                        **_LIFE, **_INVENTORY, **_EXTRAS}
 
 NONE: tuple[str, ...] = (
+    # Asking for more of what the model just did (a story, a joke, a poem).
+    "and one about a horse, please", "and one about a whale", "another one about a robot", "one more, please",
+    "and another about a wizard", "do one about the sea", "now one about a castle", "tell me another one",
+    "again, but about a fox", "one more about a ghost?", "and now one about space", "make it about a tiger this time",
+    "another joke please", "and a poem about the rain", "same again, about a mouse",
     # Greetings, thanks, goodbyes.
     "hey", "hey there", "hiya", "good afternoon", "good evening", "morning!", "evening", "what's up", "yo",
     "nice to meet you", "long time no see", "thanks a lot", "thanks, that's all", "cheers", "much appreciated",

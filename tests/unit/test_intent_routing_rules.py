@@ -59,3 +59,12 @@ def test_an_example_whose_arguments_share_a_value_marks_it_once() -> None:
 def test_a_chinese_question_ending_in_mei_never_writes(layer: IntentLayer, text: str) -> None:
     found = asyncio.run(layer.route(text, channel=text, tools=layer.registry.definitions()))
     assert not [c for c in found.calls if not layer._is_read(c.name)], found.trace()
+
+
+@pytest.mark.parametrize("text", [
+    "And one about a pirate, please.", "another one about a dragon", "one more about the moon?",
+    "now do one about a train", "再来一个关于恐龙的", "再讲一个小猫的故事吧",
+])
+def test_asking_for_another_story_is_small_talk_and_writes_nothing(layer: IntentLayer, text: str) -> None:
+    found = asyncio.run(layer.route(text, channel=text, tools=layer.registry.definitions()))
+    assert not found.calls, found.trace()
