@@ -6,7 +6,7 @@ waiting for the box), the listening socket is bound first and served by this sma
 standard library only: `GET /healthz` (and `HEAD`) is answered `{"status": "starting"}`;
 every other connection is parked unread, its request left in the socket
 (`MSG_PEEK`), and handed to the real server when it starts on the same socket
-(`adopt`), so a request sent in the first second waits and is answered, never refused.
+(`handover`), so a request sent in the first second waits and is answered, never refused.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ import ipaddress
 import json
 import socket
 import time
+
+from homeagent.errors import StartupError
 
 _PEEK = 4096  # a request line longer than this is not /healthz: parked
 _HEAD_LIMIT = 16384
@@ -29,6 +31,19 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def check_listen(host: str, token: str) -> None:
+    """Only loopback may be served without an API token."""
+    if not is_loopback(host) and not token:
+        raise StartupError(
+            f"listening on {host} (not loopback) requires an API token: set api.token "
+            "(for example api.token: ${HOMEAGENT_API_TOKEN}) or listen on 127.0.0.1"
+        )
+
+
+def cannot_listen(host: str, port: int, err: OSError) -> StartupError:
+    return StartupError(f"cannot listen on {host}:{port}: {err.strerror or err}")
 
 
 class EarlyListener:
@@ -46,7 +61,6 @@ class EarlyListener:
             sock.close()
             raise
         self.socket = sock
-        self.host = host
         self.port = int(sock.getsockname()[1])
         self.version = version
         self.started_at = time.time()

@@ -29,7 +29,7 @@ from homeagent.api import voice as voice_api
 from homeagent.api.agent_chat import agent_chat
 from homeagent.api.auth import RateLimiter, auth_middleware
 from homeagent.api.deps import ApiDeps
-from homeagent.api.early import EarlyListener, is_loopback
+from homeagent.api.early import EarlyListener, cannot_listen, check_listen
 from homeagent.api.middleware import cors_middleware, error_middleware
 from homeagent.api.ollama import KEY_PREFIX as OLLAMA_KEY_PREFIX
 from homeagent.api.ollama import ollama_error_middleware, setup_ollama
@@ -39,7 +39,6 @@ from homeagent.api.push import PATH as PUSH_PATH
 from homeagent.api.push import setup_push
 from homeagent.api.reminders import setup_reminders
 from homeagent.api.web import STATIC_PATHS, setup_web
-from homeagent.errors import StartupError
 from homeagent.io.speech import SpeechChannel
 from homeagent.log import get_logger
 
@@ -157,11 +156,7 @@ async def serve_http(
     """Serve until cancelled; reports the bound port through `task_status`. With `early`
     (the port bound at the very start, homeagent.api.early), its socket is served and the
     requests it parked are answered here."""
-    if not is_loopback(host) and not deps.settings.token:
-        raise StartupError(
-            f"listening on {host} (not loopback) requires an API token: set api.token "
-            "(for example api.token: ${HOMEAGENT_API_TOKEN}) or listen on 127.0.0.1"
-        )
+    check_listen(host, deps.settings.token)
     runner = web.AppRunner(create_web_app(deps), access_log=None, handle_signals=False, shutdown_timeout=2.0)
     await runner.setup()
     with contextlib.ExitStack() as channels:
@@ -178,7 +173,7 @@ async def serve_http(
             try:
                 await site.start()
             except OSError as err:
-                raise StartupError(f"cannot listen on {host}:{port}: {err.strerror or err}") from err
+                raise cannot_listen(host, port, err) from err
             loop = asyncio.get_running_loop()
             for conn in parked:  # requests sent while the daemon started: answered now
                 try:

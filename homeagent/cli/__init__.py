@@ -11,7 +11,7 @@ import os
 import signal
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
@@ -19,6 +19,10 @@ from homeagent import __version__
 from homeagent.config import Config, load_config
 from homeagent.errors import ConfigError, HomeAgentError
 from homeagent.log import configure_logging, get_logger
+
+if TYPE_CHECKING:
+    from homeagent.api.early import EarlyListener
+    from homeagent.app import App as AppType
 
 log = get_logger("homeagent.cli")
 
@@ -67,21 +71,16 @@ async def _reload_on_sighup(apps: list[Any], config: Config, overrides: dict[str
                     log.error("daemon.reload.failed", error=repr(err))
 
 
-def _bind_early(config: Config) -> Any:
+def _bind_early(config: Config) -> EarlyListener:
     """The HTTP port, bound before the daemon is imported (homeagent.api.early)."""
-    from homeagent.api.early import EarlyListener, is_loopback
-    from homeagent.errors import StartupError
+    from homeagent.api.early import EarlyListener, cannot_listen, check_listen
 
     host, port = config.listen
-    if not is_loopback(host) and not config.api.token:
-        raise StartupError(
-            f"listening on {host} (not loopback) requires an API token: set api.token "
-            "(for example api.token: ${HOMEAGENT_API_TOKEN}) or listen on 127.0.0.1"
-        )
+    check_listen(host, config.api.token)
     try:
         early = EarlyListener(host, port, version=__version__)
     except OSError as err:
-        raise StartupError(f"cannot listen on {host}:{port}: {err.strerror or err}") from err
+        raise cannot_listen(host, port, err) from err
     early.start()
     log.info("http.bound", host=host, port=early.port, serving="/healthz while starting")
     return early
@@ -90,20 +89,20 @@ def _bind_early(config: Config) -> Any:
 async def _serve_locked(config: Config, overrides: dict[str, dict[str, Any]]) -> int:
     import importlib
 
-    from homeagent.systemd import notify
-
     early = _bind_early(config)
     try:
         # The daemon's imports take a second or two: in a worker thread, so the loop
         # answers /healthz meanwhile.
         App = (await anyio.to_thread.run_sync(importlib.import_module, "homeagent.app")).App
-        return await _serve_app(App, config, overrides, early, notify)
+        return await _serve_app(App, config, overrides, early)
     finally:
         early.close()
 
 
-async def _serve_app(App: Any, config: Config, overrides: dict[str, dict[str, Any]], early: Any,
-                     notify: Any) -> int:
+async def _serve_app(App: type[AppType], config: Config, overrides: dict[str, dict[str, Any]],
+                     early: EarlyListener) -> int:
+    from homeagent.systemd import notify
+
     stop = anyio.Event()
 
     async def watch_signals() -> None:
