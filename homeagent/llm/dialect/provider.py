@@ -216,7 +216,7 @@ class ActionDialect(ProviderBase):
     async def translate(self, request: ChatRequest) -> ChatRequest:
         """The request as the model is sent it (also for benches and debugging)."""
         messages = list(request.messages)
-        _, user_at = _turn_indices(messages)
+        user_at = _user_index(messages)
         user_text = messages[user_at].content if user_at >= 0 else ""
         offered, top = await self._offer(user_text, request)
         section = render_offered(offered)
@@ -297,16 +297,15 @@ class ActionDialect(ProviderBase):
             out.append(Message("user", render_results(results)))
         return out
 
-def _turn_indices(messages: Sequence[Message]) -> tuple[int, int]:
-    """Where this turn's system section is (-1: the prompt has none besides its head) and
-    where the user's words are: the first user message after that section, else the last
-    user message (-1: none). Later user messages are the loop's own notes."""
+def _user_index(messages: Sequence[Message]) -> int:
+    """Where the user's words are: the first user message after the last system message
+    after the head (the turn's clock and sections), else the last user message (-1: none).
+    Later user messages are the loop's own notes."""
     turn_at = max((i for i, m in enumerate(messages) if m.role == "system"), default=-1)
     if turn_at <= 0:
         users = [i for i, m in enumerate(messages) if m.role == "user"]
-        return -1, users[-1] if users else -1
-    user_at = next((i for i in range(turn_at + 1, len(messages)) if messages[i].role == "user"), -1)
-    return turn_at, user_at
+        return users[-1] if users else -1
+    return next((i for i in range(turn_at + 1, len(messages)) if messages[i].role == "user"), -1)
 
 
 def _arguments(text: str) -> dict:
