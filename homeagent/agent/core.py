@@ -158,6 +158,7 @@ class Agent:
         self.stats = AgentStats()
         self._current_scope: anyio.CancelScope | None = None
         self._member = ""  # whose conversation the engine holds prepared
+        self._prepares: bool | None = None  # does the provider prepare anything (once tried)
 
     # -- the consumer -------------------------------------------------------------------
 
@@ -192,6 +193,7 @@ class Agent:
             history = await self._history(member)
             messages = [Message("system", self.prompt.stable_prefix()), *history, self.prompt.clock(self.clock.now())]
             warmed = await self.provider.warm(messages, self.registry.definitions())
+            self._prepares = warmed is not None
             if warmed is not None:
                 if not getattr(warmed, "halted", False):  # a request came first: not ready
                     self.stats.next_turns_prepared += 1
@@ -205,7 +207,9 @@ class Agent:
         the agent is idle, each new minute is evaluated into it (the clock line alone, some
         30 tokens: the rest is already there), so the first words after a quiet hour are
         answered as fast as a follow-up. Stops for a provider that prepares nothing."""
-        if not await self.prepare_next():  # the state a start leaves: the prefix alone
+        if self._prepares is None:  # nobody prepared the start (App.warm does): do it now
+            await self.prepare_next()
+        if not self._prepares:
             return
         while True:
             now = self.clock.now()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import anyio
+import anyio.lowlevel
 import pytest
 
 from homeagent.agent.core import FINAL_ANSWER_NOTE
@@ -319,3 +320,34 @@ async def test_missing_or_empty_personality_is_a_startup_error(tmp_path, make_co
     with pytest.raises(PersonalityError, match="personal"):
         async with App(config, provider=ScriptedProvider()):
             pass
+
+
+async def test_the_start_is_prepared_once_before_the_first_turn(make_config):
+    """App.warm prepares what a first turn starts with; the agent's minute loop must not
+    prepare the same state again (a second pass the first turn would race with)."""
+    from dataclasses import dataclass, field
+
+    from homeagent.llm.testing import FunctionProvider
+
+    @dataclass
+    class LocalLike(FunctionProvider):
+        warmed: list = field(default_factory=list)
+        warms_before_first_request: int | None = None
+
+        async def warm(self, messages, tools=()):
+            self.warmed.append(list(messages))
+            return len(messages)
+
+        async def stream(self, request):
+            if self.warms_before_first_request is None:
+                self.warms_before_first_request = len(self.warmed)
+            async for event in super().stream(request):
+                yield event
+
+    provider = LocalLike(lambda request: "Hello!", supports_tools=False)
+    async with running_app(make_config(), provider=provider) as app:
+        for _ in range(20):  # let the agent loop's tasks start and run their first steps
+            await anyio.lowlevel.checkpoint()
+        await turn(app, "Hi")
+        assert app.agent.stats.next_turns_prepared >= 1
+    assert provider.warms_before_first_request == 1, provider.warmed

@@ -256,11 +256,15 @@ async def test_a_request_stops_warm_and_is_answered_correctly():
 
 async def test_agent_prepares_the_next_turn_and_a_restart_continues_it(make_config):
     config = make_config(llm={"max_tokens": 12, "n_ctx": 4096, "temperature": 0.0, "seed": 3})
-    async with running_app(config) as app:
-        await turn(app, "Tell me a short story about a cat.")
-        with anyio.fail_after(30):
-            while app.agent.stats.next_turns_prepared < 1:  # noqa: ASYNC110 - polls a counter
+    async def prepared(app, count: int) -> None:
+        with anyio.fail_after(60):
+            while app.agent.stats.next_turns_prepared < count:  # noqa: ASYNC110 - polls a counter
                 await anyio.sleep(0.02)
+
+    async with running_app(config) as app:
+        await prepared(app, 1)  # at start: the prefix and the clock line
+        await turn(app, "Tell me a short story about a cat.")
+        await prepared(app, 2)  # after the answer: turn 1 and its answer too
         events = await turn(app, "Now one about a dog.")
         history = await app.memory.history("")
         prefix_tokens = app.provider.status().extra["prefix_tokens"]
