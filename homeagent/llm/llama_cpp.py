@@ -103,6 +103,7 @@ class LlamaCppProvider(ProviderBase):
         self._warming: threading.Event | None = None  # set: the running warm() stops
         self._token_head: tuple[str, list[int]] = ("", [])  # see _tokens_for()
         self._split_tokens: bool | None = None  # head + tail == whole, once checked
+        self._opening: str | None = None  # what the template writes before a user's words
 
     # -- lifecycle ----------------------------------------------------------------------
 
@@ -203,6 +204,21 @@ class LlamaCppProvider(ProviderBase):
             bos_token=self._bos,
         )
         return prompt, [self._eos] if self._eos else []
+
+    def _user_opening(self) -> str:
+        """What the chat template writes before a user's words ("<|im_start|>user\\n"). A
+        preparation ends with it: the next message is most often the user's, whose turn
+        then evaluates only its words; when the turn brings system sections of its own
+        first, the engine reuses the state up to where they differ, so nothing is lost.
+        "" when the template does not render it as a plain continuation."""
+        if self._opening is None:
+            mark = "\u2063HOMEAGENT_USER\u2063"
+            system = Message("system", "-")
+            before, _ = self.render([system], generation=False)
+            after, _ = self.render([system, Message("user", mark)], generation=False)
+            at = after.find(mark)
+            self._opening = after[len(before) : at] if after.startswith(before) and at >= len(before) else ""
+        return self._opening
 
     def _tokenize(self, text: str) -> list[int]:
         return self._llm.tokenize(text.encode("utf-8"), special=True)
@@ -322,6 +338,8 @@ class LlamaCppProvider(ProviderBase):
         if self._llm is None or not messages:
             return None
         prompt, _ = self.render(messages, generation=False)
+        if messages[-1].role != "user":
+            prompt += self._user_opening()
         self._halt_warm()
         halt = self._warming = threading.Event()
         async with self._lock:
