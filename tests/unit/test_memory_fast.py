@@ -5,6 +5,7 @@ Real SQLite files in tmp dirs; the model is loaded only where a test embeds text
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -174,3 +175,44 @@ def test_the_embedder_keeps_recent_questions_and_validates_its_settings() -> Non
         Embedder(threads=0)
     with pytest.raises(ValueError, match="query cache"):
         Embedder(cache=-1)
+
+
+def test_query_threads_are_validated_and_reach_the_embedder(make_config) -> None:
+    from homeagent.errors import ConfigError
+    from homeagent.memory.service import memory_settings
+
+    for bad in (0, 9):
+        with pytest.raises(ConfigError, match="memory.dense_query_threads"):
+            make_config(memory={"dense_query_threads": bad})
+    settings = memory_settings(make_config(memory={"dense_threads": 1, "dense_query_threads": 3}))
+    assert settings.dense_threads == 1 and settings.dense_query_threads == 3
+    assert memory_settings(make_config()).dense_query_threads == 2  # the default
+    with pytest.raises(ValueError, match="query threads must be 1..64"):
+        Embedder(query_threads=65)
+    assert Embedder(threads=3).query_threads == 3  # unset: as many as for documents
+
+
+def test_a_question_uses_its_own_thread_count_and_documents_theirs() -> None:
+    # In a fresh process: OpenMP keeps its worker threads once started, so an earlier
+    # test's engine in this one would hide whether a second thread joined.
+    import subprocess
+    import sys
+
+    script = """
+import os, numpy as np
+from homeagent.memory.dense import Embedder
+threads = lambda: len(os.listdir("/proc/self/task"))
+model = Embedder(threads=1, query_threads=2, cache=0)
+model.load()
+assert model._omp_set is not None, "the engine's OpenMP runtime was not found"
+before = threads()
+model.passages(["The printer in the study is out of cyan ink again."])
+assert threads() == before, ("documents used more than one thread", before, threads())
+vector = model.query("what is the printer out of?")
+assert threads() > before, ("the question used one thread", before, threads())
+assert vector.shape == (384,) and abs(float(np.linalg.norm(vector)) - 1.0) < 1e-3
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "OMP_NUM_THREADS": "1"})
+    assert done.returncode == 0 and done.stdout.strip().endswith("ok"), done.stderr[-2000:]
