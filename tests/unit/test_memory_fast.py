@@ -203,7 +203,9 @@ import os, numpy as np
 from homeagent.memory.dense import Embedder
 threads = lambda: len(os.listdir("/proc/self/task"))
 model = Embedder(threads=1, query_threads=2, cache=0)
+wait = os.environ.get("OMP_WAIT_POLICY")
 model.load()
+assert os.environ.get("OMP_WAIT_POLICY") == wait, "the process environment was not restored"
 assert model._omp_set is not None, "the engine's OpenMP runtime was not found"
 before = threads()
 model.passages(["The printer in the study is out of cyan ink again."])
