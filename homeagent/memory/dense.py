@@ -9,14 +9,17 @@ downloaded at run time); it is an optional extra (`pip install homeagent[memory]
 
 Vectors (384 dimensions, L2-normalised) are stored compactly: int8 with one float32
 scale per document (`dense_vectors`, migration 180), about 400 bytes a document, and
-loaded into one numpy matrix, so 100,000 documents cost ~39 MB of memory. A search
-scores every live row (a chunked int8 → float32 matrix–vector product) and returns
-cosine similarities.
+loaded into blocks of one int8 matrix, so 100,000 documents cost ~39 MB of memory. Up
+to 20,000 documents a search scores every live row (a chunked int8 → float32
+matrix–vector product); above, a pass over each row's 384 sign bits (of the vector minus
+the index's mean) picks 5 % of the rows, which alone are scored exactly. A search returns
+only the rows it scored, with their cosines, so nothing after it walks the whole index.
 
 Documents are never embedded on a turn's path: a committed document joins a backlog
 (documents without a vector), which a background worker embeds in small batches on a
 worker thread (`DocumentStore.embed_backlog_sync`). Only the question is embedded while a
-turn waits, concurrently with the lexical search. A replaced document loses its vector in
+turn waits, concurrently with the lexical search, on `query_threads` threads; the last
+64 questions' vectors are kept. A replaced document loses its vector in
 the transaction that replaces it, and is embedded again from the backlog.
 """
 
