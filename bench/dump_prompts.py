@@ -27,7 +27,7 @@ def main() -> int:
     prompts = ttft.build_prompts(root / "personal.md", bundled_model_path(), 4096, root / "config/homeagent.yaml")
 
     def mask(text: str) -> str:
-        return re.sub(r"Current date and time: [^\n]*", "Current date and time: X", text)
+        return re.sub(r"Current date and time[^\n]*", "Current date and time: X", text)
 
     kept = {k: mask(prompts[k]) for k in ("prefix", "prompt1", "prompt2")}
     out.write_text(json.dumps(kept, ensure_ascii=False), encoding="utf-8")

@@ -13,8 +13,12 @@ the same fixed settings (temperature 0, top_p, repeat_penalty, seed, max_tokens)
     (c) llama-server `python -m llama_cpp.server` with the same model and settings.
 
 Per run: turn 1 (cold for (a)/(c); HomeAgent has primed its stable prefix at start),
-turn 2 with an unchanged prefix (history = turn 1), and for HomeAgent a restart on the
-same data dir followed by a first turn that restores the saved session state. HomeAgent's
+turn 2 with an unchanged prefix (history = turn 1), then for (a) and (b) an action request
+the intent layer is unsure of (turn 3: the model is offered the layer's candidates, a
+system message of the turn's own) and for (b) one the layer answers without the engine
+(turn 4), and for HomeAgent a restart on the same data dir followed by a first turn that
+restores the saved session state. (a)'s baseline for turn 3 has everything before the
+turn's own sections evaluated, as HomeAgent's idle preparation leaves it. HomeAgent's
 next turn is sent once /healthz says the daemon has prepared it while idle (as it does
 while a user reads the answer; the wait is reported), the others' at once.
 
@@ -52,6 +56,10 @@ ROOT = Path(__file__).resolve().parent.parent
 USER_1 = "Tell me a short story about a cat."
 USER_2 = "Now tell me a short story about a dog."
 USER_3 = "And one about a bird, please."
+# An action request the intent layer is not sure of: the model is offered its candidates.
+USER_ACTION = "Deal with the milk situation, please."
+# An action request the intent layer answers itself: no engine call.
+USER_INTENT = "Remind me to buy milk tomorrow at 9."
 ANSWER_MARK = "\u2063BENCH_ANSWER\u2063"
 PROC_TIMEOUT = 300.0  # upper bound for any one worker / request / daemon start
 
@@ -143,6 +151,7 @@ def worker_main() -> int:
         # Turn 2: history holds turn 1, the prefix up to turn 1's answer is in the KV cache.
         prompt2 = tok(spec["prompt2"].replace(ANSWER_MARK, turn1["text"].strip()))
         turn2 = _stream_inprocess(llm, prompt2, sampling)
+        answers = (turn1["text"].strip(), turn2["text"].strip())
         # Turn 1 again with only the stable prefix evaluated, as HomeAgent's prime() leaves it.
         llm.reset()
         llm.eval(prefix)
@@ -152,6 +161,11 @@ def worker_main() -> int:
         llm.reset()
         llm.eval(tok(spec["prepared"]))
         prepared = _stream_inprocess(llm, prompt1, sampling)
+        # Turn 3, the action request, with prefix, history and clock line evaluated.
+        llm.reset()
+        llm.eval(tok(_answered(spec["prepared3"], answers)))
+        prompt3 = tok(_answered(spec["prompt3"], answers))
+        action = _stream_inprocess(llm, prompt3, sampling)
         runs.append(
             {
                 "load_ms": load_ms,
@@ -164,6 +178,9 @@ def worker_main() -> int:
                 "primed": primed,
                 "prepared": prepared,
                 "prepared_tokens": len(tok(spec["prepared"])),
+                "action": action,
+                "prompt3_tokens": len(prompt3),
+                "prepared3_tokens": len(tok(_answered(spec["prepared3"], answers))),
             }
         )
         llm.close()
@@ -173,6 +190,13 @@ def worker_main() -> int:
         )
     )
     return 0
+
+
+def _answered(text: str, answers) -> str:
+    """The captured prompt with each turn's answer in place of its mark, in order."""
+    for answer in answers:
+        text = text.replace(ANSWER_MARK, answer, 1)
+    return text
 
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -312,7 +336,8 @@ def build_prompts(personality_file: Path, model_path: Path, n_ctx: int, config_f
     from homeagent.llm.llama_cpp import _PREFIX_MARK, LlamaCppProvider
     from homeagent.llm.testing import FunctionProvider
 
-    capture = FunctionProvider(lambda request: ANSWER_MARK, supports_tools=False)
+    # Like the bundled engine: no native tools, grammars (the dialect offers it fewer actions).
+    capture = FunctionProvider(lambda request: ANSWER_MARK, supports_tools=False, supports_grammar=True)
 
     async def capture_turns():
         with tempfile.TemporaryDirectory() as tmp:
@@ -322,7 +347,7 @@ def build_prompts(personality_file: Path, model_path: Path, n_ctx: int, config_f
 
                 async with anyio.create_task_group() as tg:
                     tg.start_soon(app.agent.run, app.inbox)
-                    for text in (USER_1, USER_2):
+                    for text in (USER_1, USER_2, USER_ACTION):
                         interrupt = await ask(app.inbox, text, channel="bench")
                         async for _ in interrupt.reply.events:
                             pass
@@ -338,10 +363,14 @@ def build_prompts(personality_file: Path, model_path: Path, n_ctx: int, config_f
             self.messages = tuple(messages)
 
     turn1, turn2 = _Built(capture.requests[0].messages), _Built(capture.requests[1].messages)
+    turn3 = capture.requests[2]
+    if not turn3.tools and "## Actions for this message" not in str(turn3.messages):
+        raise RuntimeError(f"the intent layer answered {USER_ACTION!r} itself: pick a vaguer request")
     provider = LlamaCppProvider(model_path=model_path, model="bench", n_ctx=n_ctx, n_threads=1)
     provider._load()  # only for the chat template and special tokens
     prompt1, stop = provider.render(turn1.messages)
     prompt2, _ = provider.render(turn2.messages)
+    prompt3, _ = provider.render(turn3.messages)
     # The stable prefix exactly as LlamaCppProvider.prime() cuts it.
     rendered, _ = provider.render(
         [Message("system", stable + _PREFIX_MARK)], generation=False
@@ -349,11 +378,14 @@ def build_prompts(personality_file: Path, model_path: Path, n_ctx: int, config_f
     prefix = rendered[: rendered.find(_PREFIX_MARK)]
     # What the daemon prepares while idle: every message before the turn's own sections
     # and words (the prefix, the history, the clock line).
-    user_at = max(i for i, m in enumerate(turn1.messages) if m.role == "user")
-    head = list(turn1.messages[:user_at])
-    while len(head) > 1 and head[-1].role == "system" and not head[-1].content.startswith("Current date and time:"):
-        head.pop()  # the turn's memory sections and offered actions are the turn's own
-    prepared, _ = provider.render(head, generation=False)
+    def head_of(messages) -> str:
+        user_at = max(i for i, m in enumerate(messages) if m.role == "user")
+        head = list(messages[:user_at])
+        while len(head) > 1 and head[-1].role == "system" and not head[-1].content.startswith("Current date and time"):
+            head.pop()  # the turn's memory sections and offered actions are the turn's own
+        return provider.render(head, generation=False)[0]
+
+    prepared, prepared3 = head_of(turn1.messages), head_of(turn3.messages)
     provider._llm.close()
     return {
         "messages1": [{"role": m.role, "content": m.content} for m in turn1.messages],
@@ -362,6 +394,8 @@ def build_prompts(personality_file: Path, model_path: Path, n_ctx: int, config_f
         "prompt2": prompt2,
         "prefix": prefix,
         "prepared": prepared,
+        "prompt3": prompt3,
+        "prepared3": prepared3,
         "stop": stop,
     }
 
@@ -380,6 +414,8 @@ def run_inprocess(python: str, args, prompts, sampling, n_threads: int) -> dict:
         "prompt2": prompts["prompt2"],
         "prefix": prompts["prefix"],
         "prepared": prompts["prepared"],
+        "prompt3": prompts["prompt3"],
+        "prepared3": prompts["prepared3"],
         "sampling": {**sampling, "stop": prompts["stop"]},
     }
     proc = subprocess.run(
@@ -387,7 +423,7 @@ def run_inprocess(python: str, args, prompts, sampling, n_threads: int) -> dict:
         input=json.dumps(spec),
         capture_output=True,
         text=True,
-        timeout=PROC_TIMEOUT * args.runs,
+        timeout=3 * PROC_TIMEOUT * args.runs,  # several cold evaluations on a loaded box
     )
     if proc.returncode != 0:
         raise RuntimeError(f"worker under {python} failed:\n{proc.stderr[-2000:]}")
@@ -460,6 +496,21 @@ def healthz(base: str) -> dict:
         return json.load(resp)
 
 
+def first_model_call(base: str) -> dict | None:
+    """The newest run's first model call as the daemon recorded it (prompt and cached
+    tokens, its duration): an action request's answer streams only after the actions it
+    asked for ran, so its TTFT over HTTP is not the engine's first token."""
+    import urllib.request
+
+    with urllib.request.urlopen(f"{base}/api/agent/runs?limit=1", timeout=5) as resp:
+        runs = json.load(resp)["runs"]
+    if not runs:
+        return None
+    with urllib.request.urlopen(f"{base}/api/agent/runs/{runs[0]['id']}/trace", timeout=5) as resp:
+        events = json.load(resp)["events"]
+    return next((e["data"] for e in events if e["type"] == "model_call"), None)
+
+
 def wait_prepared(base: str, count: int, timeout: float = 120.0) -> float | None:
     """Wait until the daemon has prepared `count` next turns while idle (as it does while
     a user reads an answer); returns the seconds waited, None if it never did."""
@@ -491,6 +542,12 @@ def run_homeagent(args, sampling, n_threads: int, workdir: Path) -> list[dict]:
             done = healthz(base)["agent"].get("next_turns_prepared", 0)
             turn2 = stream_http(base, "homeagent", user(USER_2), sampling, {})
             prepared_s.append(wait_prepared(base, done + 1))
+            done = healthz(base)["agent"].get("next_turns_prepared", 0)
+            action = stream_http(base, "homeagent", user(USER_ACTION), sampling, {})
+            action["model_call"] = first_model_call(base)
+            prepared_s.append(wait_prepared(base, done + 1))
+            intent = stream_http(base, "homeagent", user(USER_INTENT), sampling, {})
+            wait_prepared(base, healthz(base)["agent"].get("next_turns_prepared", 0) + 1)
         finally:
             stop_process(proc)
         t0 = time.perf_counter()
@@ -509,6 +566,8 @@ def run_homeagent(args, sampling, n_threads: int, workdir: Path) -> list[dict]:
                 "prepared_s": prepared_s,
                 "turn1": turn1,
                 "turn2": turn2,
+                "action": action,
+                "intent": intent,
                 "after_restart": after,
             }
         )
@@ -702,6 +761,12 @@ def report(results: dict, args) -> None:
                 f"{fmt(t1):>8} {fmt(med(runs, mode, 'gen_tps')):>9} {fmt(med(runs, mode, 'tokens'), 0):>6} "
                 f"{fmt(t2):>10} {fmt(t2 / t1 if t1 and t2 else None, 2):>5} {fmt(med(runs, 'pp_tps'), 0):>8}"
             )
+        print(
+            f"{'(a) in-process ' + label + ', action, prepared':<40} {t:>3} {fmt(med(runs, 'prompt3_tokens'), 0):>6} "
+            f"{fmt(med(runs, 'action', 'ttft_ms')):>8} {fmt(med(runs, 'action', 'gen_tps')):>9} "
+            f"{fmt(med(runs, 'action', 'tokens'), 0):>6}   (prepared {fmt(med(runs, 'prepared3_tokens'), 0)}: "
+            f"{fmt(med(runs, 'prompt3_tokens') - med(runs, 'prepared3_tokens'), 0)} evaluated; no grammar)"
+        )
 
     def http_row(label: str, key: str, runs: list) -> float | None:
         """One HTTP path's row; returns its turn-2 TTFT."""
@@ -729,6 +794,20 @@ def report(results: dict, args) -> None:
             f"{fmt(med(runs, 'after_restart', 'tokens'), 0):>6}   (prefix {runs[0]['prefix_source'][1]}; /turn2 = "
             f"{fmt(ar / t2 if ar and t2 else None, 2)})"
         )
+        call = [r["action"].get("model_call") or {} for r in runs]
+        evaluated = [c["prompt_tokens"] - c["cached_tokens"] for c in call
+                     if c.get("prompt_tokens") is not None and c.get("cached_tokens") is not None]
+        print(f"    action request, first model call: prompt {fmt(median([c.get('prompt_tokens') for c in call]), 0)} "
+              f"tokens, {fmt(median(evaluated), 0)} evaluated (the rest prepared), "
+              f"{fmt(median([c.get('duration_ms') for c in call]), 0)} ms in all (its answer streams after "
+              "the action ran: the TTFT below is the user's, not the engine's)")
+        for part, name in (("action", "action request (to the model)"),
+                           ("intent", "action request (intent layer)")):
+            print(
+                f"{'    ' + name:<40} {key[1:]:>3} {fmt(med(runs, part, 'usage', 'prompt_tokens'), 0):>6} "
+                f"{fmt(med(runs, part, 'ttft_ms')):>8} {fmt(med(runs, part, 'gen_tps')):>9} "
+                f"{fmt(med(runs, part, 'tokens'), 0):>6}   {runs[0][part]['text'][:40]!r}"
+            )
     for key, runs in results["server"].items():
         http_row("(c) llama_cpp.server", key, runs)
     for key, res in results["inprocess"].items():
