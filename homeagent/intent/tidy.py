@@ -49,6 +49,17 @@ _ITEM_STATE_RE = re.compile(r"(?:快|都|又|已经)?(?:见底|用完|用光|吃
 _ITEM_LEAD_RE = re.compile(r"^(?:家里的?|我们?|咱家)?(?:好想要|想要|想买|要买|得买|该买)?\s*(?:一[个台件把双套只]|个)?(?=\S{2})")
 _PER_SESSION_RE = re.compile(r"(?:每天|每日|一天|每次|每回)\s*(?P<d>[^，,。；;]{1,10}?(?:分钟|小时|钟头))"
                              r"|(?P<d2>(?:an?|\d+|half an?)\s*(?:hours?|minutes?|mins?))\s+(?:a|per|each|every)\s+(?:day|session)", re.I)
+_SPEAKER_EN_RE = re.compile(r"^(?:(?:i'm|i am|im|we're|we are|i|we|just|currently|now|still|totally|in the middle of)\s+)+"
+                            r"(?:(?:reading|watching|at|outta|out of|got to|arrived at|checked in at|checked in)\s+)?(?:the\s+)?(?=\S)"
+                            r"|^(?:just\s+)?(?:got to|arrived at|checked in at|checked in)\s+(?:the\s+)?(?=\S)", re.I)
+_LEND_MORE = (
+    re.compile(r"\b(?:lent|loaned|gave)\s+(?:my|our|the|a|an)\s+(?P<item>[\w' -]+?)\s+to\s+(?P<person>[A-Z][\w'-]*)"),
+    re.compile(r"(?P<person>[A-Z][\w'-]*)\s+(?:returned|gave back|brought back|handed back)\s+(?:my|our|the|a|an)\s+"
+               r"(?P<item>[\w' -]+?)(?=[,.!]|$|\s+(?:today|yesterday|this))"),
+    re.compile(r"把(?P<item>[\u4e00-\u9fffA-Za-z0-9]{1,8}?)借给了?(?:楼下的?|隔壁的?|同事|朋友|邻居)?(?P<person>[\u4e00-\u9fff]{1,4}?)(?:了|[，,。]|$)"),
+    re.compile(r"从(?P<person>[\u4e00-\u9fff]{1,4}?)(?:那里|那儿|那|这)借了?(?:一[个把台本件辆只]|个)?(?P<item>[\u4e00-\u9fffA-Za-z0-9]{1,10}?)"
+               r"(?:[，,。]|$)"),
+)
 _THAT_RE = re.compile(r"^(?:down\s+)?(?:that|saying|says|reading|to say)\s+(?=\S)", re.I)
 _QUOTES_RE = re.compile(r"[“\"「『‘](?P<q>[^”\"」』’]{1,40})[”\"」』’]")
 _SCORE_RE = re.compile(r"(?:打|给|评)?\s*(?P<zh>\d+(?:\.\d+)?)\s*分(?![钟])|(?P<en>\d+(?:\.\d+)?)\s*(?:out of|/)\s*(?:5|10|100)\b"
@@ -110,6 +121,7 @@ def month_end(said: str, now: datetime) -> str | None:
 
 def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any], now: datetime) -> dict[str, Any]:
     out = dict(args)
+    value: Any
     lookup = not action.startswith(("create_", "add_", "record_", "write_"))
     quoted = [m.group("q").strip() for m in _QUOTES_RE.finditer(text)]
     keys = [k for k in _NAME_KEYS if isinstance(out.get(k), str) and out[k]]
@@ -217,6 +229,45 @@ def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any],
     if isinstance(out.get("location"), str):  # "在书房抽屉里": the place itself
         out["location"] = re.sub(r"(?:里面|里)了?$", "", re.sub(r"^(?:放在|收在|搁在|放到|放进|在)", "", out["location"].strip())
                                  ).strip(" ，,") or out["location"]
+    for key in ("medicine", "plant", "pet", "activity"):
+        # "ibuprofen for my headache", "basil on the balcony", "walked for 40 minutes": the name.
+        value = out.get(key)
+        if isinstance(value, str) and value.isascii():
+            cut = re.sub(r"\s+(?:for|on|in|at|after|before|with|from|by|to)\b.*$", "", value, flags=re.I).strip()
+            out[key] = cut or value
+    for key in ("title", "item", "place", "mood", "habit"):
+        value = out.get(key)
+        if isinstance(value, str) and value.isascii():
+            out[key] = _SPEAKER_EN_RE.sub("", value).strip() or value
+    if isinstance(out.get("medicine"), str):
+        value = out["medicine"]
+        m = re.match(r"^(?P<dose>\d+(?:\.\d+)?\s*(?:mg|ml|mcg|g|片|粒|颗|毫升|毫克))\s*(?=\S)", value, re.I)
+        if m:
+            if "dose" in props and not out.get("dose"):
+                out["dose"] = m.group("dose").strip()
+            value = value[m.end():]
+        value = re.sub(r"^(?:\d+|an?|one|two|three)\s+(?=[A-Za-z])", "", value)
+        value = re.sub(r"^(?:给\S{1,4}?)?(?:喂了?|吃了|服了|用了)\s*|^(?:饭后|饭前|睡前|早上|晚上)\s*(?:吃了|服了)?\s*", "", value)
+        m = re.match(r"^(?P<dose>[一两二三四五六七八九十半]\s*(?:片|粒|颗|袋|包|支))(?=\S{2})", value)
+        if m:
+            if "dose" in props and not out.get("dose"):
+                out["dose"] = m.group("dose")
+            value = value[m.end():]
+        out["medicine"] = value.strip() or out["medicine"]
+    if "person" in props and "direction" in props and isinstance(out.get("person"), str):
+        # "我跟表哥", "同事小刘": the person
+        person = re.sub(r"^(?:我|我们)?(?:跟|向|找|问|从)", "", out["person"].strip())
+        person = re.sub(r"^(?:同事|朋友|邻居|楼下的?|隔壁的?|楼上的?)(?=\S{2})", "", person)
+        person = re.sub(r"\s*(?:那里?|那儿|这里?)$", "", person)
+        out["person"] = person.strip() or out["person"]
+    for lend in _LEND_MORE:
+        if not ("person" in props and "item" in props):
+            break
+        m = lend.search(text)
+        if m and (not out.get("person") or not out.get("item") or str(out.get("person")) in str(out.get("item"))
+                  or " " in str(out.get("item")).strip()):
+            out["item"], out["person"] = m.group("item").strip(), m.group("person").strip()
+            break
     for key in ("score", "rating"):
         if key in props and out.get(key) in (None, ""):
             m = _SCORE_RE.search(text)

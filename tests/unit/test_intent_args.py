@@ -175,3 +175,20 @@ def test_a_study_plans_subject_and_minutes(layer: IntentLayer, text: str, expect
 
 def test_a_typo_of_a_filter_word_is_no_query(layer: IntentLayer) -> None:
     assert "query" not in layer.fill("list_tasks", "show my finsihed tasks")
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    ("took aspirin for my back", "record_medicine", {"medicine": "aspirin"}),
+    ("just took 200mg ibuprofen", "record_medicine", {"medicine": "ibuprofen", "dose": "200mg"}),
+    ("睡前吃了一片褪黑素", "record_medicine", {"medicine": "褪黑素"}),
+    ("I watered the ferns in the hallway", "record_plant_watering", {"plant": "ferns"}),
+    ("I'm currently reading Piranesi", "add_book", {"title": "Piranesi"}),
+    ("lent my ladder to Omar", "record_item_lend", {"item": "ladder", "person": "Omar"}),
+    ("Priya returned the tent", "record_item_lend", {"item": "tent", "person": "Priya"}),
+    ("把投影仪借给了隔壁小王", "record_item_lend", {"item": "投影仪", "person": "小王"}),
+    ("从阿杰那借了一个帐篷", "record_item_lend", {"item": "帐篷", "person": "阿杰"}),
+    ("借给朋友老陈500块，下周还", "record_money_lend", {"person": "老陈"}),
+])
+def test_names_without_their_speaker_dose_or_place(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
