@@ -91,7 +91,7 @@ def _cut(value: str, span: str) -> str:
 
 
 _HAN_RE = re.compile(r"[\u4e00-\u9fff]")
-_HEAD_WORDS_RE = re.compile(r"心情|情绪|mood|memo|note|diary|journal|contact|address|地址|联系人|便签|笔记|日记|备忘|on the board|private|"
+_HEAD_WORDS_RE = re.compile(r"心情|情绪|待办|任务|加一条|加个|加|mood|memo|note|diary|journal|contact|address|地址|联系人|便签|笔记|日记|备忘|on the board|private|"
                             r"\b(?:pin|make|new|a|an|my|the|log|add|save|record|write)\b|新建|添加|保存|记录|记|存|贴个?|一张|一条|个|一下", re.I)
 
 
@@ -165,7 +165,7 @@ def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any],
         first = re.split(r"[，,；;]", rest)[0].strip()
         for key in ("mood", "content", "person", "label"):
             said = out.get(key)
-            if isinstance(said, str) and said not in rest and colon.group("head") in said:
+            if isinstance(said, str) and said not in rest and (colon.group("head") in said or said.endswith(rest)):
                 out[key] = rest if key == "content" else first
             elif isinstance(said, str) and key in ("mood", "person", "label") and re.search(r"[，,；;]", said):
                 out[key] = re.split(r"[，,；;]", said)[0].strip() or said
@@ -268,6 +268,9 @@ def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any],
                   or " " in str(out.get("item")).strip()):
             out["item"], out["person"] = m.group("item").strip(), m.group("person").strip()
             break
+    _flags_and_parts(text, action, props, out)
+    if isinstance(out.get("dish"), str):  # "可乐鸡翅，鸡翅十个…", "banana bread: 3 bananas…": the dish is its name
+        out["dish"] = re.split(r"\s*[：:，,；;]\s*", out["dish"].strip())[0] or out["dish"]
     for key in ("score", "rating"):
         if key in props and out.get(key) in (None, ""):
             m = _SCORE_RE.search(text)
@@ -339,3 +342,62 @@ def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any],
             if found is not None:
                 out[key] = found
     return out
+
+
+_PRIVATE_RE = re.compile(r"只有我能看|只给我看|仅自己可见|私密|私人的?|\bprivate\b|\bjust for me\b|\bonly (?:i|me) can see\b", re.I)
+_PINNED_RE = re.compile(r"置顶|\bpin(?:ned)?\b|\bsticky\b|\bon top\b", re.I)
+_LUNAR_RE = re.compile(r"农历|阴历|\blunar\b", re.I)
+_APPEND_ZH_RE = re.compile(r"(?:在|往|给)?(?P<title>[\u4e00-\u9fffA-Za-z0-9 ]{1,16}?)(?:那条|这条|那篇|这篇)?(?:笔记)?(?:后面|末尾|最后|里)?"
+                           r"(?:加|补|添|追加)(?:上)?(?:一句|一条|一行|一段|几句)?[：:]\s*(?P<append>.+)$")
+_APPEND_EN_RE = re.compile(r"^(?:add|append|put)\s+[\"“](?P<append>[^\"”]+)[\"”]\s+(?:to|onto|at the end of)\s+(?:my|the|our)\s+"
+                           r"(?P<title>.+?)\s+note\b", re.I)
+_NEW_NAME_RE = re.compile(r"(?:重命名为|重命名成|改名为|改名成|标题改成|标题改为|改成|改为)[“\"「]?(?P<zh>[^”\"」，,。]+)[”\"」]?\s*$"
+                          r"|\b(?:rename|retitle)\b.*?\b(?:to|as)\s+[\"“]?(?P<en>[^\"”]+?)[\"”]?\s*[.!]?$", re.I)
+_TITLED_RE = re.compile(r"标题(?:叫|是|为)(?P<title>[^，,。]+)[，,]\s*(?:内容(?:是|为)?[：:]?)(?P<content>.+)$"
+                        r"|\btitled?\s+[\"“]?(?P<entitle>[^\"”,]+?)[\"”]?,?\s+(?:saying|that says|with)\s+(?P<encontent>.+)$", re.I)
+_WEATHER_RE = re.compile(r"天气(?:是|很)?(?P<zh>晴(?:天|朗)?|阴(?:天)?|多云|小雨|大雨|雨|雪|[\u4e00-\u9fff]{1,3}?)(?=[，,。]|$)"
+                         r"|\bweather\s+(?:was\s+|is\s+)?(?P<en>sunny|rainy|cloudy|snowy|windy|clear|foggy|stormy|hot|cold)\b", re.I)
+_DIARY_MOOD_RE = re.compile(r"\bmood\s+(?:was\s+|is\s+)?(?P<en>[a-z]+)\b|心情(?:是|很)?(?P<zh>[\u4e00-\u9fff]{1,3}?)(?=[，,。]|$)", re.I)
+
+
+def _flags_and_parts(text: str, action: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """Booleans said in words (private, pinned, lunar), a note's title and its appended or new
+    words, a diary's weather and mood."""
+    if "private" in props and "private" not in out and _PRIVATE_RE.search(text):
+        out["private"] = True
+    if "pinned" in props and "pinned" not in out and _PINNED_RE.search(text):
+        out["pinned"] = True
+    if "lunar" in props and "lunar" not in out and _LUNAR_RE.search(text):
+        out["lunar"] = True
+    if "append" in props and "title" in props and not out.get("append"):
+        m = _APPEND_ZH_RE.search(text.strip()) or _APPEND_EN_RE.search(text.strip())
+        if m:
+            title = re.sub(r"^(?:在|往|给|my|the)\s*", "", m.group("title").strip(), flags=re.I)
+            title = re.sub(r"(?:那条|这条|那篇|这篇)?(?:笔记)?$", "", title).strip()
+            if title:
+                out["title"], out["append"] = title, m.group("append").strip()
+                if out.get("content") == out["append"]:
+                    del out["content"]
+    for new in ("new_title", "new_content"):
+        if new in props and not out.get(new):
+            m = _NEW_NAME_RE.search(text.strip())
+            if m:
+                words = (m.group("zh") or m.group("en") or "").strip()
+                if words and not re.fullmatch(r"[\d:：点半上下午晚早\s]+|(?:明天|后天|下周\S?|周\S).*", words):
+                    out[new] = words
+                    for key in ("due", "start"):  # "rename task 4 to call grandma on Sunday": the new words
+                        if isinstance(out.get(key), str) and out[key].strip() in words and key in props:
+                            del out[key]
+    if action.startswith("create_") and "title" in props and "content" in props:
+        m = _TITLED_RE.search(text.strip())
+        if m:
+            out["title"] = (m.group("title") or m.group("entitle") or "").strip() or out.get("title")
+            out["content"] = (m.group("content") or m.group("encontent") or "").strip() or out.get("content")
+    if "weather" in props and not out.get("weather"):
+        m = _WEATHER_RE.search(text)
+        if m:
+            out["weather"] = (m.group("zh") or m.group("en") or "").strip()
+    if "weather" in props and "mood" in props and not out.get("mood"):
+        m = _DIARY_MOOD_RE.search(text)
+        if m:
+            out["mood"] = (m.group("zh") or m.group("en") or "").strip()

@@ -192,3 +192,30 @@ def test_a_typo_of_a_filter_word_is_no_query(layer: IntentLayer) -> None:
 def test_names_without_their_speaker_dose_or_place(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = layer.fill(action, text)
     assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    ("记一条只有我能看的笔记：网银U盾在书桌抽屉", "create_note", {"private": True}),
+    ("置顶一张便签：周五前交水电费", "create_memo", {"pinned": True}),
+    ("记一下外公的生日，农历腊月初八", "add_birthday", {"lunar": True}),
+    ("在露营清单那条笔记后面加一句：带驱蚊水", "update_note", {"title": "露营清单", "append": "带驱蚊水"}),
+    ('append "check tyre pressure" to my road trip note', "update_note",
+     {"title": "road trip", "append": "check tyre pressure"}),
+    ("rename task 7 to book the vet for Saturday", "update_task", {"id": 7, "new_content": "book the vet for Saturday"}),
+    ("旅行计划那篇笔记重命名为京都行程", "update_note", {"new_title": "京都行程"}),
+    ("新建一条笔记，标题叫车险，内容是五月到期，记得比价", "create_note", {"title": "车险", "content": "五月到期，记得比价"}),
+    ("今天的日记，天气多云，下午去爬了山", "write_diary", {"weather": "多云"}),
+])
+def test_flags_and_a_notes_parts_said_in_words(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    ("待办加一条：修自行车", "create_task", {"content": "修自行车"}),
+    ("存个菜谱：糖醋排骨，排骨一斤醋两勺", "add_recipe", {"dish": "糖醋排骨"}),
+    ("save a recipe for lemon bars: lemons, butter, flour", "add_recipe", {"dish": "lemon bars"}),
+])
+def test_a_name_before_its_details(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
