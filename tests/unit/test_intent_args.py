@@ -219,3 +219,26 @@ def test_flags_and_a_notes_parts_said_in_words(layer: IntentLayer, text: str, ac
 def test_a_name_before_its_details(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = layer.fill(action, text)
     assert _has(args, expected), args
+
+
+def _grader():  # bench/intent_eval.py's argument grading
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "bench" / "intent_eval.py"
+    spec = importlib.util.spec_from_file_location("intent_eval_grading", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_grader_resolves_a_recorded_time_as_the_action_stores_it() -> None:
+    grade = _grader()
+    # A record of what happened reads "早上8点" / "at 7" as past (this morning), as the action does.
+    assert grade.arg_matches("record_trajectory", "time", "2026-03-04T08:00", "早上8点")
+    assert grade.arg_matches("record_pet_activity", "time", "2026-03-04T07:00", "at 7")
+    assert not grade.arg_matches("record_trajectory", "time", "2026-03-04T08:00", "明天早上8点")
+    # What is planned stays in the future: Thursday is tomorrow's, 6月底 is June's end.
+    assert grade.arg_matches("create_event", "start", "2026-03-05T20:00", "周四晚上8点")
+    assert not grade.arg_matches("create_event", "start", "2026-02-26T20:00", "周四晚上8点")
