@@ -150,6 +150,13 @@ def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any],
                 cut = _POINTER_EN_RE.sub("", value).strip()
                 value = cut or value
                 value = _EN_VERB_RE.sub("", value) or value
+        if lookup and key in _LOOKUP_KEYS:
+            # "the concert got cancelled", "with the old gate code", "周六看电影", "酱油到手": the record's words
+            value = re.sub(r"\s+(?:got|is|was|has been|were|are)\s+\w+.*$", "", value, flags=re.I) or value
+            value = re.sub(r"^(?:with|about|called|named)\s+(?:the\s+|my\s+)?(?:old\s+)?(?=\S)", "", value, flags=re.I) or value
+            value = re.sub(r"^(?:今天|明天|后天|昨天|(?:这|下|上)?(?:周|星期|礼拜)[一二三四五六日天])的?(?=\S{2})", "", value) or value
+            if action.startswith("mark_"):
+                value = re.sub(r"(?:已经)?(?:到手|买到|买好|买回来|买)了?$", "", value) or value
         if key == "content" and "due" in props and not lookup:  # "提醒交房租": the asking is not the task
             value = _ASKING_RE.sub("", value) or value
         if lookup:
@@ -269,6 +276,11 @@ def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any],
             out["item"], out["person"] = m.group("item").strip(), m.group("person").strip()
             break
     _flags_and_parts(text, action, props, out)
+    if lookup and "id" in props and "id" not in out:  # "remove countdown 2": the record's number
+        for key in _LOOKUP_KEYS:
+            if isinstance(out.get(key), str) and re.fullmatch(r"#?\d{1,6}", out[key].strip()):
+                out["id"] = int(out.pop(key).strip().lstrip("#"))
+                break
     if isinstance(out.get("dish"), str):  # "可乐鸡翅，鸡翅十个…", "banana bread: 3 bananas…": the dish is its name
         out["dish"] = re.split(r"\s*[：:，,；;]\s*", out["dish"].strip())[0] or out["dish"]
     for key in ("score", "rating"):

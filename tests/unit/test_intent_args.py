@@ -242,3 +242,15 @@ def test_the_grader_resolves_a_recorded_time_as_the_action_stores_it() -> None:
     # What is planned stays in the future: Thursday is tomorrow's, 6月底 is June's end.
     assert grade.arg_matches("create_event", "start", "2026-03-05T20:00", "周四晚上8点")
     assert not grade.arg_matches("create_event", "start", "2026-02-26T20:00", "周四晚上8点")
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    ("the picnic got rained out, drop its countdown", "delete_countdown", {"title": "picnic"}),
+    ("delete the note with the old alarm code", "delete_note", {"title": "alarm code"}),
+    ("取消周日爬山的安排", "delete_event", {"title": "爬山"}),
+    ("香油到手了", "mark_shopping_bought", {"item": "香油"}),
+    ("remove countdown 5", "delete_countdown", {"id": 5}),
+])
+def test_a_looked_up_record_is_its_words(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
