@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from homeagent.intent.fuzzy import closest
@@ -100,23 +101,33 @@ def within_days(text: str) -> int | None:
     return int(count * days) if m.group("n") or days > 1 else None
 
 
-def _strip_zh(piece: str, literal: Iterable[str]) -> list[str]:
+@lru_cache(maxsize=256)
+def _zh_literal(literal: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(sorted({w for w in literal if _HAN.search(w) and len(w) >= 2}, key=len, reverse=True))
+
+
+@lru_cache(maxsize=256)
+def _en_literal(literal: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(w.casefold() for part in literal for w in _EN_TOKEN.findall(part)) | _EN_WORDS
+
+
+def _strip_zh(piece: str, literal: tuple[str, ...]) -> list[str]:
     out = piece
-    for word in sorted((w for w in literal if _HAN.search(w) and len(w) >= 2), key=len, reverse=True):
+    for word in _zh_literal(literal):
         out = out.replace(word, " ")
     for word in _ZH_WORDS:
         out = out.replace(word, " ")
     return [p for p in re.split(r"[\s\W_]+", out) if p]
 
 
-def _strip_en(piece: str, literal: Iterable[str]) -> list[str]:
-    words = {w.casefold() for part in literal for w in _EN_TOKEN.findall(part)}
+def _strip_en(piece: str, literal: tuple[str, ...]) -> list[str]:
+    words = _en_literal(literal)
     runs: list[list[str]] = [[]]
     for token in _EN_TOKEN.findall(piece):
         low = token.casefold().rstrip(".")
         base = re.sub(r"(?:'s|’s)$", "", low)
-        if low in _EN_WORDS or low in words or base in _EN_WORDS or (
-                len(low) >= 6 and closest(low, _EN_WORDS | words, shortest=6) is not None):  # "compelted"
+        if low in words or base in words or (
+                len(low) >= 6 and closest(low, words, shortest=6) is not None):  # "compelted"
             runs.append([])
         else:
             runs[-1].append(re.sub(r"(?:'s|’s|')$", "", token.rstrip(".")))
