@@ -40,7 +40,7 @@ import tempfile
 import time
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -82,6 +82,17 @@ def _number(action: str, key: str, value: Any) -> float | None:
     return parsed if parsed is not None else find_number(str(value))
 
 
+# The actions that record what happened read its day and time as past ones
+# (`c.when(key, prefer="past")` in homeagent/actions): "早上8点" is this morning, "at 7" today's 7:00.
+# The value is graded as the action stores it, resolved the same way.
+_PAST_ACTIONS = ("record_", "check_in_", "write_", "mark_")
+_PAST_KEYS = ("date", "time", "bedtime", "wake", "start", "end")
+
+
+def _prefer(action: str, key: str) -> Literal["future", "past"]:
+    return "past" if action.startswith(_PAST_ACTIONS) and key in _PAST_KEYS else "future"
+
+
 def arg_matches(action: str, key: str, expected: Any, actual: Any) -> bool:
     if actual is None:
         return False
@@ -92,7 +103,7 @@ def arg_matches(action: str, key: str, expected: Any, actual: Any) -> bool:
         return value is not None and abs(value - float(expected)) < 1e-6
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}(T\d{2}:\d{2})?", str(expected)):
         try:
-            when = parse_when(str(actual), NOW)
+            when = parse_when(str(actual), NOW, prefer=_prefer(action, key))
         except DateError:
             return False
         if "T" in expected:

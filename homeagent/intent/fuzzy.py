@@ -32,7 +32,7 @@ _ABBREVIATION_RE = re.compile(r"(?<![\w-])(" + "|".join(_ABBREVIATIONS) + r")(?!
 _WORD_RE = re.compile(r"[A-Za-z]+")
 _LEAD_FILLER_RE = re.compile(
     r"^(?:(?:ok(?:ay)?|so|well|um+|uh+|er+|erm|hmm+|alright|right|yeah|yes|oh|and|like|hey|hi|actually|basically|yo|so yeah"
-    r"|嗯+|呃+|额|那个|就是|然后|那么|好吧|对了|哦|诶|欸|啊)(?:[\s，,：:.…~!！]+|(?=[\u4e00-\u9fff])))+",
+    r"|嗯+|呃+|额|那个|就是|然后|那么|好吧|对了|哦|诶|欸|啊|哎呀|哎|唉)(?:[\s，,：:.…~!！]+|(?=[\u4e00-\u9fff])))+",
     re.I,
 )
 _HEDGE_RE = re.compile(

@@ -38,6 +38,7 @@ from homeagent.actions.repeat import find_repeat
 from homeagent.chat import ToolCall, ToolDef
 from homeagent.clock import Clock
 from homeagent.intent.classifier import IntentModel, Prediction
+from homeagent.intent.filters import read_filters
 from homeagent.intent.fuzzy import fix_typos, strip_fillers, strip_hedges
 from homeagent.intent.shift import Shift, apply_shift, bare, find_shift, name_of
 from homeagent.intent.slots import (
@@ -48,9 +49,11 @@ from homeagent.intent.slots import (
     is_when,
     match_template,
     split_items,
+    strip_command_clauses,
     strip_polite,
 )
 from homeagent.intent.structured import measures, pairs, structured
+from homeagent.intent.tidy import tidy
 from homeagent.intent.training import NONE_LABEL, Example, Template, all_templates, generate
 from homeagent.log import get_logger
 from homeagent.store import Database
@@ -113,6 +116,7 @@ _PRIORITY_TAIL_RE = re.compile(r"[，,]?\s*(?:优先级(?:是|为)?(?P<level>[�
                                r"|(?P<level3>high|low|medium|normal) priority)\s*$", re.I)
 # "提醒我…" / "remind me…" asks for a reminder: a task, unless it is an event's own reminder.
 _REMIND_RE = re.compile(r"提醒我|提醒一下|\bremind me\b|\bset a reminder\b", re.I)
+_ENUM_AFTER_MATCH = ("status", "meal", "kind", "type", "priority")
 _VERBS = ("create", "add", "record", "update", "delete", "complete", "mark", "check_in", "list", "get", "write")
 
 
@@ -526,6 +530,9 @@ class IntentLayer:
         now = self.clock.now()
         templates = self.templates.get(action, [])
         text = strip_fillers(fix_typos(text))  # "ok so remnd me…": the command words as meant
+        # "…，存一下", ", put him in contacts": a clause that only commands is no value (a template
+        # that says it too still matches the whole utterance when the rest matches none).
+        whole, text = text, strip_command_clauses(text)
         # A recurrence ("每个工作日早上七点", "every Monday at 8") is its own slot: taken out
         # before the rest is read, so it is neither the title nor a one-off due time.
         repeat = find_repeat(text) if "repeat" in props else None
@@ -533,9 +540,16 @@ class IntentLayer:
             rule, (a, b) = repeat
             said = text[a:b].strip(" ，,")
             text = re.sub(r"\s{2,}", " ", text[:a] + " " + text[b:]).strip()
-        matched = match_template(text, templates, props, now)
+        if whole != text and repeat is None:
+            matched = match_template(text, templates, props, now) or match_template(whole, templates, props, now)
+        else:
+            matched = match_template(text, templates, props, now)
         if matched is not None:
             args = {k: v for k, v in matched.items() if k in props}
+            # A setting the template has no slot for ("刚看完《X》，打8分": watched) is still said.
+            said_enum = generic(text, action, {k: v for k, v in props.items() if k in _ENUM_AFTER_MATCH and "enum" in v
+                                               and k not in args}, [], templates, now, read=True)
+            args.update({k: v for k, v in said_enum.items() if k in _ENUM_AFTER_MATCH})
         else:
             args = generic(text, action, props, required, templates, now, read=spec.permission is Permission.READ)
         frequency = props.get("frequency", {}).get("enum", [])
@@ -574,7 +588,22 @@ class IntentLayer:
             for key, value in list(args.items()):
                 if isinstance(value, str) and not is_when(props.get(key, {})) and re.match(r"(?:之前|以前|前)\s*\S", value):
                     args[key] = re.sub(r"^(?:之前|以前|前)\s*", "", value)
-        return self._tidy_more(text, props, measures(text, props, structured(text, props, args)))
+        if spec.permission is Permission.READ:
+            said = " ".join(str(v) for k, v in args.items() if is_when(props.get(k, {})) and isinstance(v, str))
+            args = read_filters(strip_polite(text), props, args, self._literal(action), when=said)
+        return tidy(text, action, props, self._tidy_more(text, props, measures(text, props, structured(text, props, args))),
+                    now)
+
+    def _literal(self, action: str) -> tuple[str, ...]:
+        """The literal parts of `action`'s templates (its command and question words)."""
+        key = (action, id(self.templates))
+        cached = self._literal_cache.get(key) if hasattr(self, "_literal_cache") else None
+        if cached is None:
+            if not hasattr(self, "_literal_cache") or len(self._literal_cache) > 500:
+                self._literal_cache: dict[tuple[str, int], tuple[str, ...]] = {}
+            cached = tuple(p for t in self.templates.get(action, []) for p in t.literal_parts())
+            self._literal_cache[key] = cached
+        return cached
 
     @staticmethod
     def _tidy_more(text: str, props: Mapping[str, Any], args: dict[str, Any]) -> dict[str, Any]:

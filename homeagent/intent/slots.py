@@ -24,6 +24,7 @@ from homeagent.actions.modes import ALIASES as MODE_ALIASES
 from homeagent.actions.money import MoneyError, parse_money
 from homeagent.actions.repeat import find_repeat
 from homeagent.intent.fuzzy import closest
+from homeagent.intent.tidy import month_end
 from homeagent.intent.training import Template
 from homeagent.numbers import NUM, find_number
 
@@ -40,7 +41,7 @@ _CLOCK = (rf"(?:凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里)?
           r"|(?:凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|下班前|下班后|下班)")
 _DAY_ZH = (r"(?:大后天|大前天|后天|前天|今天|今日|今晚|今早|明天|明日|明晚|明早|昨天|昨晚|昨日|"
            r"(?:下下|下个?|上个?|这个?|本)?\s*(?:周|星期|礼拜)[一二三四五六日天末]|下周|上周|本周|这周|下个?月|"
-           rf"月底|月末|年底|年末|{_NUM}\s*月\s*{_NUM}\s*[日号]?|{_NUM}\s*[号日](?!\s*[后前])|"
+           rf"{_NUM}\s*月\s*(?:底|末)|月底|月末|年底|年末|{_NUM}\s*月\s*{_NUM}\s*[日号]?|{_NUM}\s*[号日](?!\s*[后前元])|半\s*个?\s*(?:小时|钟头)\s*(?:后|以后|之后)|"
            rf"{_NUM}\s*个?\s*(?:分钟|小时|天|周|星期|个月)\s*(?:后|以后|之后|前|以前|之前)|本月|这个月|上个月|今年|"
            rf"最近\s*{_NUM}?\s*天?|过去\s*{_NUM}\s*天)")
 WHEN_ZH_RE = re.compile(rf"(?:{_DAY_ZH}\s*(?:的)?\s*(?:{_CLOCK})?|{_CLOCK})")
@@ -49,15 +50,17 @@ _EN_COUNT = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|
 _MON = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 _EN_PART = (rf"(?:the day after tomorrow|day after tomorrow|tomorrow|today|tonight|yesterday|last night|this (?:morning|afternoon|evening|week|month|year)"
             rf"|(?:next|last|this|on|coming) {_WD}|{_WD}|next (?:week|month)|last (?:week|month)|end of (?:the )?month"
+            rf"|(?:by )?(?:the )?end of {_MON}"
             rf"|in (?:\d+|an?|half an?|{_EN_COUNT}) (?:minutes?|hours?|days?|weeks?|months?)"
             rf"|(?:\d+|{_EN_COUNT}) (?:days?|weeks?) (?:ago|from now)"
             rf"|(?:last|past) \d+ days|{_MON}\.? \d{{1,2}}(?:st|nd|rd|th)?(?:,? \d{{4}})?|\d{{1,2}}(?:st|nd|rd|th)? (?:of )?{_MON}"
             r"|(?:at )?\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|at \d{1,2}(?::\d{2})?|at noon|noon|midnight"
             r"|in the (?:morning|afternoon|evening)|\d{4}-\d{2}-\d{2}(?:[ t]\d{1,2}:\d{2})?)")
+MONTH = _MON
 # Bounded by letters, not \b: "提醒我tomorrow交电费" has its date between two Han characters.
 WHEN_EN_RE = re.compile(rf"(?<![A-Za-z0-9])(?:{_EN_PART})(?:\s*,?\s*(?:at\s+)?(?:{_EN_PART}))*(?![A-Za-z0-9])", re.I)
 _MONEY_RE = re.compile(
-    rf"(?:HK\$|US\$|[¥￥$€£])\s*(?:\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.\d+)?(?:\s*[万千kK])?|\d+(?:\.\d+)?\s*[万千kK](?:\s*(?:块钱|块|元))?|{_NUM}(?:\.\d+)?\s*(?:[万千kK])?\s*(?:块钱|块|元|美元|美金|刀|欧元|英镑|日元|港币|"
+    rf"(?:HK\$|US\$|[¥￥$€£])\s*(?:\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.\d+)?(?:\s*[万千kK])?|\d+(?:\.\d+)?\s*[万千kK](?![a-z])(?:\s*(?:块钱|块|元))?|(?:\d{{1,3}}(?:,\d{{3}})+|{_NUM})(?:\.\d+)?\s*(?:[万千kK](?![a-z]))?\s*(?:块钱|块\d(?!\d)|块|元|美元|美金|刀|欧元|英镑|日元|港币|"
     r"yuan|kuai|rmb|dollars?|bucks?|euros?|pounds?|yen|usd|cny|eur)|(?<![\d.])\d+(?:\.\d+)?(?![\d.])",
     re.I,
 )
@@ -67,14 +70,14 @@ _ENUM_WORDS: dict[str, tuple[str, ...]] = {
     "low": ("低优先级", "优先级低", "不急", "low priority"),
     "done": ("已完成", "完成了", "做完", "完成的", "达成", "done", "finished", "completed", "complete"),
     "all": ("全部", "所有", "all of", "every"),
-    "income": ("收入", "到账", "工资", "收到", "income", "got paid", "salary", "earned"),
+    "income": ("收入", "到账", "进账", "工资", "收到", "income", "got paid", "salary", "earned", "earn", "earnings"),
     "expense": ("花了", "支出", "spent", "paid"),
     "lent": ("借给", "借走", "lent", "borrowed my", "borrowed from me"),
     "borrowed": ("借了", "向", "borrowed", "from"),
     "paused": ("暂停", "pause"),
     "want": ("想看", "想读", "want to"),
     "breakfast": ("早饭", "早餐", "breakfast"), "lunch": ("午饭", "午餐", "lunch"),
-    "dinner": ("晚饭", "晚餐", "dinner", "supper"), "snack": ("零食", "加餐", "snack"),
+    "dinner": ("晚饭", "晚餐", "dinner", "supper"), "snack": ("零食", "加餐", "下午茶", "夜宵", "宵夜", "snack", "snacked", "snacks"),
     "daily": ("每天", "每日", "天天", "daily", "every day"), "weekly": ("每周", "每星期", "每个星期", "weekly", "every week"),
     "sleep": ("睡眠", "睡得", "sleep"), "body": ("体重", "weight"), "diary": ("日记", "diary"),
     "medium": ("中等优先级", "优先级中等", "普通优先级", "优先级普通", "优先级一般", "medium priority", "normal priority"),
@@ -85,15 +88,22 @@ _ENUM_WORDS: dict[str, tuple[str, ...]] = {
     "documentary": ("纪录片", "documentary", "docuseries"),
     "watching": ("在看", "在追", "正在看", "追剧", "watching"),
     "watched": ("看完", "看过", "看了", "watched", "saw", "finished watching"),
-    "heavy": ("量多", "量很多", "量大", "heavy"), "light": ("量少", "量很少", "量小", "light"),
+    "heavy": ("量多", "量很多", "量大", "量比较多", "量挺多", "量特别多", "heavy"),
+    "light": ("量少", "量很少", "量小", "量比较少", "量挺少", "light"),
+    # Negated completion is the open ones ("没做完的", "not done yet"), longer than the done words.
+    "open": ("没做完", "没完成", "未完成", "还没做", "没干完", "没弄完", "unfinished", "not done", "not finished",
+             "not completed", "outstanding", "incomplete", "haven't done", "still open"),
+    "bought": ("已经买了", "买了的", "买过的", "已买", "买好的", "already bought", "bought"),
+    "pending": ("还没买", "没买的", "待买", "还要买", "still need", "left to buy"),
 }
+ENUM_WORDS = _ENUM_WORDS
 # Enum keys whose words are a setting, not part of the record's name: taken out of it.
 _ENUM_OUT = ("status", "kind", "priority")
 _TEXT_KEYS = ("content", "title", "item", "habit", "food", "medicine", "mood", "place", "plant", "pet",
               "dish", "subject", "person", "reason", "label", "metric", "query")
 _WHEN_ORDER = ("due", "start", "date", "time", "deadline", "expires", "from", "end")
 _FILLERS = re.compile(r"^(?:的|了|个|一下|一个|一条|一笔|一件|一台|一份|把)|^(?:to|the|a|an|my|that|on|for|about|of)\b\s*"
-                      r"|\s*(?:的|了|一下|吧|啦|呀)$|\s+(?:to|on|for|at|by)$", re.I)
+                      r"|\s*(?:的|了|一下|吧|啦|呀|啊|哈)$|\s+(?:to|on|for|at|by)$", re.I)
 _PERIODS = ("本周", "这周", "上周", "下周", "本月", "这个月", "上个月", "今年")
 _QUANTITY_RE = re.compile(
     rf"(?:{NUM}|半|an?|one|two|three|four|five)\s*(?:个半|个)?\s*(?:杯|瓶|口|ml|毫升|升|公斤|kg|斤|小时|钟头|hours?|hrs?|片|粒|颗|盒|袋|"
@@ -171,7 +181,8 @@ def _check(key: str, value: str, props: Mapping[str, Any], now: datetime) -> Any
         try:
             parse_when(value, now)
         except DateError:
-            return None
+            if month_end(value, now) is None:
+                return None
         return value
     if "enum" in prop:
         return value if value in prop["enum"] else None
@@ -258,7 +269,7 @@ def generic(text: str, name: str, props: Mapping[str, Any], required: Sequence[s
                 parse_when(value, now)
                 ok = True
             except DateError:
-                ok = False
+                ok = month_end(value, now) is not None
         if ok or (read and re.match(r"(?:this|last|next|past) ", value, re.I)):
             args[when_keys[0]] = value
             rest = rest.replace(found[0], " ")
@@ -323,7 +334,7 @@ def generic(text: str, name: str, props: Mapping[str, Any], required: Sequence[s
             value = quoted.group(1).strip()
         elif colon:
             value = _clean(colon.group(1))
-            if main in _NAME_KEYS:
+            if main in _NAME_KEYS and not (main == "item" and name.startswith("add_")):
                 value = _clean(re.split(r"[，,。；;]", value)[0])
         else:
             value = _object_phrase(rest, templates, first=main in _NAME_KEYS)
@@ -425,3 +436,56 @@ def find_day(text: str) -> bool:
     """Whether `text` names a day (not only a time of day)."""
     return bool(re.search(r"\d{4}-\d{2}-\d{2}", text)) or any(
         m.group(0).strip() and not re.fullmatch(_CLOCK, m.group(0).strip()) for m in _DAY_WORD_RE.finditer(text))
+
+
+# A clause that only tells the assistant to keep what the rest says ("，存一下", "帮我记住",
+# "加进购物单", ", put him in contacts", ", calendar please"): what is left of it once its
+# command words, the lists' own names and the particles are taken out is nothing.
+_COMMAND_ZH_RE = re.compile(
+    r"帮我|帮忙|给我|麻烦|请|先|顺便|赶紧|记得|别忘了|可以|"
+    r"记下来|记下|记住|记上|记一下|记录下?|记着|记账|记|存起来|存着|存下|存一下|存|登记|录入|录|"
+    r"加进去|加进|加到|加入|加上|加|放进|放到|放在|放|写进|写到|写上|写下|写|保存|收藏|标记|倒数|倒计时|打个点|打卡|"
+    r"勾掉|勾了|划掉|删掉|删了|删|筛出来|列出来|列一下|"
+    r"购物清单|购物单|物品清单|心愿单|愿望清单|愿望单|清单|书单|片单|日历|日程|行程|通讯录|联系人|备忘录?|便签|笔记|库存|在看|"
+    r"此刻|心情|睡眠|一笔|这个|这条|它|下来|起来|一下|下|里面?|上面?|中|到|进|在|吧|哈|啊|呀|啦|了|着|我|的|哦|嗯|"
+    r"[\s，,。.!！、~～]",
+)
+_COMMAND_EN_WORDS = frozenset(re.findall(r"\S+",
+    "put add save log write note jot record track store keep remember hang mark tick cross count it that this them him her "
+    "one down in into on onto to my the our a please for me list lists calendar contacts contact watchlist wishlist "
+    "inventory address birthday notes reading shopping grocery can you could would just and also off too thanks "
+    "there here now"))
+
+
+def command_clause(clause: str) -> bool:
+    """Whether `clause` only asks to keep something ("存一下", "先记下来", "add that to the list")."""
+    words = clause.strip(_PUNCT)
+    if not words:
+        return False
+    if re.search(r"[\u4e00-\u9fff]", words):
+        if re.search(r"[A-Za-z0-9]", words):
+            return False
+        return not _COMMAND_ZH_RE.sub("", words)
+    tokens = re.findall(r"[a-z']+", words.casefold())
+    return bool(tokens) and all(t in _COMMAND_EN_WORDS for t in tokens) and not re.search(r"\d", words)
+
+
+def strip_command_clauses(text: str) -> str:
+    """`text` without a leading or trailing clause that is only a command to keep it
+    ("公司地址是…，存一下" → "公司地址是…", "记录一下，早上8点去了菜市场" → "早上8点去了菜市场");
+    a command that is all there is stays."""
+    parts = re.split(r"(\s*[，,；;。!！]\s*|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff]))", text.strip())
+    # parts: clause, separator, clause, ...
+    clauses = parts[::2]
+    if len(clauses) < 2:
+        return text
+    start, end = 0, len(clauses)
+    while end - start > 1 and command_clause(clauses[end - 1]):
+        end -= 1
+    while end - start > 1 and command_clause(clauses[start]):
+        start += 1
+    if (start, end) == (0, len(clauses)):
+        return text
+    kept = parts[2 * start: 2 * end - 1]
+    out = "".join(kept).strip(" ，,；;")
+    return out or text

@@ -1,0 +1,205 @@
+"""A read action's filters read off a question: what it is about (`query`), where
+(`location`), how far ahead (`within_days`), whether past or archived records count,
+which kind of health record, a metric's name, a category or a tag.
+
+`read_filters(text, props, args, literal)` adds what the schema asks for and the
+arguments lack. The query is what is left of the question once the question words, the
+command words (`literal`: every literal part of the action's templates), the lists' own
+names, dates and possessives are taken out; a question that only asks for the whole list
+("我还有哪些任务", "what's on my shopping list") leaves nothing and gets no query, so it is
+never narrowed by a word of its own phrasing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from typing import Any
+
+from homeagent.intent.fuzzy import closest
+from homeagent.intent.slots import ENUM_WORDS, MONTH, WHEN_EN_RE, WHEN_ZH_RE
+from homeagent.numbers import NUM, parse_number
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+# Question and command words around a read's subject (Chinese): taken out, longest first.
+_ZH_WORDS = sorted(_words("""
+我们 我的 我 咱家 家里的 家里 还在 还有 还剩 还 有没有 有没 是不是 是否 是什么时候 什么时候 是哪天 哪天 哪一天 哪里 哪儿 哪个
+哪些 哪 在哪 放哪 放在 收在 搁在 放了 放 几点 几次 几个 几卷 几盒 几瓶 几袋 几包 几天 几 多少 什么 啥 吗 呢 了 过 的 都 现在 在谁手上
+谁 上次 上一次 最近 记过 写过 关于 有关 跟 和 与 相关 查查 查一下 查看 查 搜一下 搜搜 搜 找一下 找找 找 看看 看一下 看 列一下 列出来 列出
+给我 帮我 调出 一下 来着 大概 平均 已经 连续 坚持 进度 到哪了 到哪 到了 怎么样 如何 情况 记录 历史 明细 清单 列表 东西 事情 事 内容
+条 带 里面 里 上面 上 中 是 在 有 要 没 还要 需要 买 打卡 笔记 便签 备忘 任务 待办 日程 安排 习惯 目标 订阅 会员 物品 东西 购物清单
+购物单 心愿单 愿望清单 生日 倒计时 足迹 一共 总共 全部 所有 高不高 多不多 好不好 扣钱 扣费 续费 吃了 吃 去了 去过 去
+拉出来 翻出来 调出来 筛出来 拿出来 找出来 查出来 列个表 排个序 排序 按日子 念一遍 读一遍 瞅瞅 瞧瞧 打开 单独 一起 连 花了 花 多少钱 钱
+开销 支出 收入 进账 最贵 最大 最差 最好 最多 最少 地方 哪些地方 服务 做完 干完 完成 没完 完 定的 之前 以前 记的 写了 篇 快到期 到期
+多久 离 这些 那些 咋样 咋 日志 饮食 行程 心情 一遍 筛一下 筛 过期 归档 每个月 每月 每周 每天 礼拜 个月 月 周 天 些 下 个 件 次 遍
+"""), key=len, reverse=True)
+_EN_WORDS = frozenset(_words("""
+a an the my our your his her their its me i we you it is are am was were be been do does did have has had any some
+what what's whats which who whom whose where when how how's hows many much long close far still already yet again
+right now today there here this that these those of on in at to for from with about around by into
+find show list pull up search look looking check tell give get got see display bring view
+write wrote written put kept keep stored store left going doing paying pay mentioned mention said say
+note notes task tasks todo todos to-do event events calendar habit habits goal goals list lists item items
+shopping grocery wish wishlist watchlist memo memos moods mood entries entry record records history log logs
+inventory subscription subscriptions streak progress birthday birthdays location locations place places
+anything everything something stuff things thing all every else only just let gimme open read go through overview
+upcoming break down coming along free lot damage cost costs per month monthly week weekly spend spent earn earned
+complete completed done finished finish haven't i've we've included including include priority high-priority
+morning afternoon evening night next last recent recently times time often ever please me
+calender archived archive included and or visited visit household recurring off from stored kept
+"""))
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+_EN_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9'’.-]*|\d+")
+
+_WITHIN_RE = re.compile(
+    rf"(?:接下来|未来|今后|之后|最近|近|这|next|within|coming|upcoming|in the next)\s*(?P<n>{NUM}|\d+|an?|one|two|three)?\s*"
+    r"(?P<u>天|日|周|个?星期|个?礼拜|个?月|days?|weeks?|months?)(?:内|之内|以内)?", re.I)
+_PAST_RE = re.compile(r"过期|过去了?的|已过|以前的|以往|包括过去|连.{0,4}过|already passed|past ones|expired|including past"
+                      r"|passed|gone by|old ones", re.I)
+_ARCHIVED_RE = re.compile(r"归档|存档|archived|archive", re.I)
+_METRICS = ("血压", "血糖", "体温", "心率", "血氧", "胆固醇", "尿酸", "blood pressure", "blood sugar", "blood glucose",
+            "glucose", "temperature", "heart rate", "pulse", "blood oxygen", "oxygen", "cholesterol")
+_HEALTH_KINDS = (
+    ("period", re.compile(r"例假|月经|经期|大姨妈|\bperiods?\b|menstrua", re.I)),
+    ("sleep", re.compile(r"睡|\bsleep|\bslept\b", re.I)),
+    ("medicine", re.compile(r"药|\b(?:took|take|taken)\b|medic|\bpills?\b|\bmeds\b|吃.{1,8}(?:是什么时候|是哪天|几次|多少次)", re.I)),
+    ("body", re.compile(r"体重|腰围|体脂|\bweigh|\bwaist\b|body fat|\bbmi\b", re.I)),
+)
+_ZH_LOCATION_RE = re.compile(r"(?<![我家])(?P<loc>[\u4e00-\u9fff]{2,6}?)(?:里面|里)(?=放的|放了|都有|有什么|有啥|有哪些|的东西|存的|收的|都放了|那|的)")
+_EN_LOCATION_RE = re.compile(r"\b(?:stored|kept|put|is|are)\s+(?:in|at)\s+(?:the|my|our)\s+(?P<loc>[a-z]+(?: [a-z]+)?)\s*[?.!]*$"
+                             r"|\bwhat(?:'s| is) in (?:the|my|our) (?P<loc2>[a-z]+(?: [a-z]+)?)\s*[?.!]*$", re.I)
+_CATEGORY_RE = re.compile(r"(?P<c>[\u4e00-\u9fff]{2,4}?)类")
+_TAG_RE = re.compile(r"\btagged\s+(?:as\s+|with\s+)?[#\"']?(?P<en>[\w-]+)|标签(?:是|为)?[#“\"]?(?P<zh>[\u4e00-\u9fffA-Za-z0-9]{1,8})"
+                     r"|带(?:有)?[#“\"]?(?P<zh2>[\u4e00-\u9fffA-Za-z0-9]{1,8}?)[”\"]?标签", re.I)
+_QUOTED_RE = re.compile(r"[“\"「‘'](?P<q>[^”\"」’']{1,30})[”\"」’']")
+
+
+def _count(raw: str | None) -> float | None:
+    if not raw:
+        return 1.0
+    low = raw.casefold()
+    if low in ("a", "an", "one"):
+        return 1.0
+    return {"two": 2.0, "three": 3.0}.get(low) or parse_number(raw)
+
+
+def within_days(text: str) -> int | None:
+    """"接下来30天内" → 30, "最近一个月" → 30, "in the next 2 weeks" → 14."""
+    m = _WITHIN_RE.search(text)
+    if m is None:
+        return None
+    count = _count(m.group("n"))
+    if count is None:
+        return None
+    unit = m.group("u").casefold()
+    days = 30 if "月" in unit or unit.startswith("month") else 7 if re.search(r"周|星期|礼拜|week", unit) else 1
+    return int(count * days) if m.group("n") or days > 1 else None
+
+
+@lru_cache(maxsize=256)
+def _zh_literal(literal: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(sorted({w for w in literal if _HAN.search(w) and len(w) >= 2}, key=len, reverse=True))
+
+
+@lru_cache(maxsize=256)
+def _en_literal(literal: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(w.casefold() for part in literal for w in _EN_TOKEN.findall(part)) | _EN_WORDS
+
+
+def _strip_zh(piece: str, literal: tuple[str, ...]) -> list[str]:
+    out = piece
+    for word in _zh_literal(literal):
+        out = out.replace(word, " ")
+    for word in _ZH_WORDS:
+        out = out.replace(word, " ")
+    return [p for p in re.split(r"[\s\W_]+", out) if p]
+
+
+def _strip_en(piece: str, literal: tuple[str, ...]) -> list[str]:
+    words = _en_literal(literal)
+    runs: list[list[str]] = [[]]
+    for token in _EN_TOKEN.findall(piece):
+        low = token.casefold().rstrip(".")
+        base = re.sub(r"(?:'s|’s)$", "", low)
+        if low in words or base in words or (
+                len(low) >= 6 and closest(low, words, shortest=6) is not None):  # "compelted"
+            runs.append([])
+        else:
+            runs[-1].append(re.sub(r"(?:'s|’s|')$", "", token.rstrip(".")))
+    return [" ".join(r) for r in runs if r]
+
+
+def subject(text: str, literal: Iterable[str] = ()) -> str:
+    """What a question is about, or "" when it only asks for a whole list."""
+    quoted = _QUOTED_RE.search(text)
+    if quoted:
+        return quoted.group("q").strip()
+    literal = tuple(literal)
+    text = WHEN_EN_RE.sub(" ", WHEN_ZH_RE.sub(" ", text))
+    text = re.sub(rf"(?<![a-z]){MONTH}(?![a-z])", " ", text, flags=re.I)
+    if _HAN.search(text):
+        pieces = [re.sub(r"^(?:那|这)[一两几]?[盒瓶个袋包卷本台件张条把支双罐箱]?(?=\S\S)", "", p) for p in _strip_zh(text, literal)]
+        pieces = [p for p in pieces if (len(p) >= 2 and _HAN.search(p)) or (not _HAN.search(p) and len(p) >= 2 and _strip_en(p, literal))]
+        return pieces[0] if pieces else ""
+    pieces = [p for p in _strip_en(text, literal) if len(p) >= 2 and not p.isdigit()]
+    return max(pieces, key=len) if pieces else ""
+
+
+def read_filters(text: str, props: Mapping[str, Any], args: dict[str, Any], literal: Iterable[str] = (),
+                 when: str = "") -> dict[str, Any]:
+    """`args` with the filters `text` names that `props` has and `args` lack; `when` (the
+    date words already read) is no part of the query."""
+    out = dict(args)
+    rest = text.replace(when, " ") if when else text
+    if "within_days" in props and out.get("within_days") is None:
+        days = within_days(text)
+        if days:
+            out["within_days"] = days
+            rest = _WITHIN_RE.sub(" ", rest)
+    if "include_past" in props and not out.get("include_past") and _PAST_RE.search(text):
+        out["include_past"] = True
+    if "include_archived" in props and not out.get("include_archived") and _ARCHIVED_RE.search(text):
+        out["include_archived"] = True
+    low = text.casefold()
+    if "metric" in props and not out.get("metric"):
+        metric = next((m for m in _METRICS if m in low), None)
+        if metric is not None:
+            out["metric"] = metric
+            rest = re.sub(re.escape(metric), " ", rest, flags=re.I)
+    kind = props.get("kind", {}).get("enum", [])
+    if "metric" in kind and not out.get("kind"):
+        if out.get("metric"):
+            out["kind"] = "metric"
+        else:
+            out["kind"] = next((k for k, rx in _HEALTH_KINDS if k in kind and rx.search(text)), None)
+            if out["kind"] is None:
+                del out["kind"]
+    if "location" in props and not out.get("location"):
+        m = _ZH_LOCATION_RE.search(text) or _EN_LOCATION_RE.search(text)
+        if m:
+            out["location"] = (m.groupdict().get("loc") or m.groupdict().get("loc2") or "").strip()
+            rest = rest.replace(m.group(0), " ")
+    if "category" in props and not out.get("category"):
+        m = _CATEGORY_RE.search(re.sub(r"^(?:查查|查一下|查看|查|看看|看一下|列出|列一下|搜一下)", "", text))
+        if m:
+            out["category"] = m.group("c")
+            rest = rest.replace(m.group(0), " ")
+    if "tag" in props and not out.get("tag"):
+        m = _TAG_RE.search(text)
+        if m:
+            out["tag"] = next(g for g in (m.group("en"), m.group("zh"), m.group("zh2")) if g)
+            rest = rest.replace(m.group(0), " ")
+    if "query" in props and not (out.get("kind") and "metric" in kind):
+        literal = (*literal, *(w for prop in props.values() for v in prop.get("enum", ()) for w in (v, *ENUM_WORDS.get(v, ()))))
+        said = out.get("query")
+        found = subject(str(said) if isinstance(said, str) and said else rest, literal)
+        if found and not (isinstance(said, str) and said and found not in said):
+            out["query"] = found
+        elif not found:  # (a template's slot that held only question words is no query either)
+            out.pop("query", None)
+    return out

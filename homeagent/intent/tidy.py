@@ -1,0 +1,415 @@
+"""The last pass over an action's arguments: the object phrase less what only points at
+it or commands it, and the slots people say inside it.
+
+- a record looked up by its words is the words before what points at it ("交物业费那条待办",
+  "减肥那个目标", "交房租的截止时间", "the flossing habit as done");
+- a disposal 把 and the command verb before the object are not the object ("先把健身…",
+  "push the dentist…", "take the…", "that the wifi password…");
+- a quoted span is the record's words ("把“修水龙头”标成已完成");
+- a copula at a name's edge belongs to the sentence ("王磊是", "是王磊");
+- a score or rating ("打3分", "4 out of 5", "5 stars"), calories, a currency, a health
+  reading's metric and value, an event's place and length, a waist in cm, said in the
+  sentence, are their own slots and leave the name they were said in.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from datetime import date, datetime
+from typing import Any
+
+from homeagent.intent.structured import duration_minutes
+from homeagent.numbers import parse_number
+
+_LOOKUP_KEYS = ("content", "title", "habit", "item", "dish", "person", "plant", "pet")
+_NAME_KEYS = ("content", "title", "habit", "item", "dish", "person", "plant", "pet", "medicine", "food", "subject",
+              "place", "label", "mood", "reason", "metric")
+# What points at a record after its words: "X那条任务", "X这个习惯…", "X的截止时间".
+_POINTER_ZH_RE = re.compile(r"(?:那|这)(?:一)?(?:条|个|篇|件|项|张|笔|次)|的(?:截止时间|截止日期|时间|日期|安排|日程|提醒|地点|标题|内容|进度)"
+                            r"|(?:目标|习惯|任务|待办|倒计时|笔记|便签)(?=现在|已经|进度|放弃|完成|删|改|暂停|不要|可以|\s|$)")
+_POINTER_EN_RE = re.compile(r"\s+(?:habit|task|todo|to-do|goal|countdown|note|memo|reminder)s?\b.*$", re.I)
+_DISPOSAL_RE = re.compile(r"^(?:先|就|再|帮我|给我)?把\s*(?=\S)")
+_EN_VERB_RE = re.compile(
+    r"^(?:(?:please|just|now|also|ok|so)\s+)*(?:push|move|take|abandon|scrap|drop|nuke|ditch|cancel|delete|remove|rename|retitle"
+    r"|change|update|reschedule|mark|tick|check|cross|close out|finish|complete|pause|resume|archive|stop|quit|get rid of"
+    r"|postpone|bump|shift)(?:\s+(?:off|out|in))?\s+(?:(?:the|my|our|a|an|that|this)\s+)?(?=\S)", re.I)
+_ASKING_RE = re.compile(r"^(?:提醒我?|叫我|喊我|让我|记得|别忘了|要)\s*(?:去|要)?(?=\S{2})|^(?:i need|i want|i'd like)\s+(?:a\s+)?"
+                        r"reminder\s+(?:to\s+)?", re.I)
+_RECURRING = (("monthly", r"每月|每个月|包月|月付|月费|\ba month\b|per month|monthly|every month"),
+              ("yearly", r"每年|年费|包年|\ba year\b|per year|yearly|annually|every year"),
+              ("weekly", r"每周|每星期|\ba week\b|per week|weekly|every week"),
+              ("quarterly", r"每季度|quarterly|every quarter"))
+_HAN_AMOUNT_RE = re.compile(r"(?:花了|花掉|付了|交了|扣了?|用了|到账了?|[，,\s])\s*(?P<n>[零一二两三四五六七八九十百千万]{2,})(?:块钱?|元)?(?=$|[，,。！!\s])")
+_COLON_RE = re.compile(r"^(?P<head>[^：:]{1,16})[：:]\s*(?P<rest>.+)$")
+_ITEM_COUNT_RE = re.compile(r"^(?P<q>(?:[一两二三四五六七八九十几半]|\d+)\s*(?:包|盒|瓶|袋|箱|斤|个|卷|罐|支|条|块|打|桶|提|把|双|副)"
+                            r"|(?:\d+|a|an|one|two|three|four|five|six|a dozen|a couple of)\s+(?:packs?|boxes?|bottles?|bags?|cans?"
+                            r"|cartons?|rolls?|jars?|loaves|bunch(?:es)?)\s+of|a dozen)\s*(?=\S)", re.I)
+_ITEM_STATE_RE = re.compile(r"(?:快|都|又|已经)?(?:见底|用完|用光|吃完|没|不够)了?$|\s+(?:someday|next time|again)$", re.I)
+_ITEM_LEAD_RE = re.compile(r"^(?:家里的?|我们?|咱家)?(?:好想要|想要|想买|要买|得买|该买)?\s*(?:一[个台件把双套只]|个)?(?=\S{2})")
+_PER_SESSION_RE = re.compile(r"(?:每天|每日|一天|每次|每回)\s*(?P<d>[^，,。；;]{1,10}?(?:分钟|小时|钟头))"
+                             r"|(?P<d2>(?:an?|\d+|half an?)\s*(?:hours?|minutes?|mins?))\s+(?:a|per|each|every)\s+(?:day|session)", re.I)
+_SPEAKER_EN_RE = re.compile(r"^(?:(?:i'm|i am|im|we're|we are|i|we|just|currently|now|still|totally|in the middle of)\s+)+"
+                            r"(?:(?:reading|watching|at|outta|out of|got to|arrived at|checked in at|checked in)\s+)?(?:the\s+)?(?=\S)"
+                            r"|^(?:just\s+)?(?:got to|arrived at|checked in at|checked in)\s+(?:the\s+)?(?=\S)", re.I)
+_LEND_MORE = (
+    re.compile(r"\b(?:lent|loaned|gave)\s+(?:my|our|the|a|an)\s+(?P<item>[\w' -]+?)\s+to\s+(?P<person>[A-Z][\w'-]*)"),
+    re.compile(r"(?P<person>[A-Z][\w'-]*)\s+(?:returned|gave back|brought back|handed back)\s+(?:my|our|the|a|an)\s+"
+               r"(?P<item>[\w' -]+?)(?=[,.!]|$|\s+(?:today|yesterday|this))"),
+    re.compile(r"把(?P<item>[\u4e00-\u9fffA-Za-z0-9]{1,8}?)借给了?(?:楼下的?|隔壁的?|同事|朋友|邻居)?(?P<person>[\u4e00-\u9fff]{1,4}?)(?:了|[，,。]|$)"),
+    re.compile(r"从(?P<person>[\u4e00-\u9fff]{1,4}?)(?:那里|那儿|那|这)借了?(?:一[个把台本件辆只]|个)?(?P<item>[\u4e00-\u9fffA-Za-z0-9]{1,10}?)"
+               r"(?:[，,。]|$)"),
+)
+_THAT_RE = re.compile(r"^(?:down\s+)?(?:that|saying|says|reading|to say)\s+(?=\S)", re.I)
+_QUOTES_RE = re.compile(r"[“\"「『‘](?P<q>[^”\"」』’]{1,40})[”\"」』’]")
+_SCORE_RE = re.compile(r"(?:打|给|评)?\s*(?P<zh>\d+(?:\.\d+)?)\s*分(?![钟])|(?P<en>\d+(?:\.\d+)?)\s*(?:out of|/)\s*(?:5|10|100)\b"
+                       r"|(?P<st>\d)\s*(?:stars?|颗星|星)", re.I)
+_CALORIES_RE = re.compile(r"[，,]?\s*(?:大概|大约|约|about|around|roughly|~)?\s*(?P<n>\d+)\s*(?:大卡|千卡|卡路里|卡|kcal|calories|cal)(?![a-z])",
+                          re.I)
+_CURRENCIES = (("USD", r"US\$|\$|美元|美金|刀|dollars?|bucks?|usd"), ("EUR", r"€|欧元|euros?|eur"),
+               ("GBP", r"£|英镑|pounds?|quid|gbp"), ("JPY", r"日元|円|yen|jpy"), ("HKD", r"HK\$|港币|港元|hkd"))
+_METRIC_WORDS = ("血压", "血糖", "体温", "心率", "血氧", "blood pressure", "blood sugar", "temperature", "heart rate", "pulse",
+                 "blood oxygen")
+_DEGREE_RE = re.compile(r"(?P<a>\d{2})\s*度\s*(?P<b>\d)(?!\d)")
+_OVER_RE = re.compile(r"(?P<a>\d{2,3})\s*(?:over|/|／)\s*(?P<b>\d{2,3})", re.I)
+_WAIST_RE = re.compile(r"(?:腰围|waist)\D{0,14}?(?P<n>\d+(?:\.\d+)?)\s*(?:cm|厘米|公分)?", re.I)
+_PLACE_ZH_RE = re.compile(r"[，,\s]*在(?P<p>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)(?:举行|开|见面|见)?(?=[，,。！!]|$)")
+_PLACE_EN_RE = re.compile(r"\s+at\s+(?:the\s+)?(?P<p>(?:[A-Z][\w'’-]*)(?:\s+(?:[A-Z][\w'’-]*|of|and|&))*|[a-z]+ (?:center|centre|hall"
+                          r"|park|school|office|library|gym|clinic|hospital|church|stadium))(?=[,.!]|$)")
+_MINUTES_EN_RE = re.compile(r"(?P<n>\d+)\s*-\s*(?:minute|min)\b|(?P<h>\d+)\s*-\s*hour\b", re.I)
+_MONTH_END_RE = re.compile(r"(?P<m>\d{1,2}|[一二三四五六七八九十]{1,3})\s*月\s*(?:底|末)|(?:by\s+)?(?:the\s+)?end\s+of\s+(?P<en>"
+                           r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:tember)?|oct(?:ober)?"
+                           r"|nov(?:ember)?|dec(?:ember)?)", re.I)
+_EN_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_ZH_DIGITS = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10, "十一": 11, "十二": 12}
+
+
+def _cut(value: str, span: str) -> str:
+    out = value.replace(span, " ", 1)
+    out = re.sub(r"\s*[，,]\s*[，,]+\s*", "，", out)
+    return re.sub(r"\s+", " ", out).strip(" ，,。.:：;；-—")
+
+
+_HAN_RE = re.compile(r"[\u4e00-\u9fff]")
+_HEAD_WORDS_RE = re.compile(r"心情|情绪|待办|任务|加一条|加个|加|mood|memo|note|diary|journal|contact|address|地址|联系人|便签|笔记|日记|备忘|on the board|private|"
+                            r"\b(?:pin|make|new|a|an|my|the|log|add|save|record|write)\b|新建|添加|保存|记录|记|存|贴个?|一张|一条|个|一下", re.I)
+
+
+def _command_head(head: str) -> bool:
+    """Whether what comes before a colon only names the command ("记录心情", "Log my mood")."""
+    return not _HEAD_WORDS_RE.sub("", head).strip(" ，,")
+
+
+def month_end(said: str, now: datetime) -> str | None:
+    """"6月底" / "the end of April" → that month's last day (ISO), this year or, once past, next;
+    the date words themselves read only 月底 (this month's)."""
+    m = _MONTH_END_RE.search(said)
+    if m is None or m.group(0).strip() != said.strip() and not re.fullmatch(r"\s*(?:by\s+)?" + re.escape(m.group(0).strip())
+                                                                            + r"\s*(?:前|之前|以前)?\s*", said):
+        return None
+    if m.group("en"):
+        month = _EN_MONTHS.index(m.group("en")[:3].casefold()) + 1
+    else:
+        raw = m.group("m")
+        month = int(raw) if raw.isdigit() else _ZH_DIGITS.get(raw, 0)
+    if not 1 <= month <= 12:
+        return None
+    year = now.year if month >= now.month else now.year + 1
+    nxt = date(year + (month == 12), month % 12 + 1, 1)
+    return date.fromordinal(nxt.toordinal() - 1).isoformat()
+
+
+def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any], now: datetime) -> dict[str, Any]:
+    out = dict(args)
+    value: Any
+    lookup = not action.startswith(("create_", "add_", "record_", "write_"))
+    quoted = [m.group("q").strip() for m in _QUOTES_RE.finditer(text)]
+    keys = [k for k in _NAME_KEYS if isinstance(out.get(k), str) and out[k]]
+    if len(quoted) >= 1 and keys:
+        # "把“修水龙头”标成已完成": the quoted words; a second quote is the new words.
+        main = keys[0]
+        if quoted[0] in out[main] and out[main] != quoted[0]:
+            out[main] = quoted[0]
+        for new in ("new_content", "new_title"):
+            if len(quoted) == 2 and new in props and not out.get(new) and out.get(main) == quoted[0]:
+                out[new] = quoted[1]
+    for key in keys:
+        value = str(out[key])
+        if lookup and key in _LOOKUP_KEYS:
+            m = _POINTER_ZH_RE.search(value)
+            if m and m.start() > 0:
+                value = value[: m.start()]
+            elif " " in value and re.search(r"[\u4e00-\u9fff]", value):
+                # (the pointer may be gone already, "戒糖 目标放弃"): the words before it in the text
+                at = text.find(value.split()[0])
+                m = _POINTER_ZH_RE.search(text, at) if at >= 0 else None
+                if m is not None and m.start() - at >= 2 and not re.search(r"[\s，,。]", text[at:m.start()]):
+                    value = text[at:m.start()]
+            if value.isascii():
+                value = re.sub(r"\s+as(?:\s+(?:done|finished|complete|completed))?$", "", value, flags=re.I)
+                cut = _POINTER_EN_RE.sub("", value).strip()
+                value = cut or value
+                value = _EN_VERB_RE.sub("", value) or value
+        if lookup and key in _LOOKUP_KEYS:
+            # "the concert got cancelled", "with the old gate code", "周六看电影", "酱油到手": the record's words
+            value = re.sub(r"\s+(?:got|is|was|has been|were|are)\s+\w+.*$", "", value, flags=re.I) or value
+            value = re.sub(r"^(?:with|about|called|named)\s+(?:the\s+|my\s+)?(?:old\s+)?(?=\S)", "", value, flags=re.I) or value
+            value = re.sub(r"^(?:今天|明天|后天|昨天|(?:这|下|上)?(?:周|星期|礼拜)[一二三四五六日天])的?(?=\S{2})", "", value) or value
+            if action.startswith("mark_"):
+                value = re.sub(r"(?:已经)?(?:到手|买到|买好|买回来|买)了?$", "", value) or value
+        if key == "content" and "due" in props and not lookup:  # "提醒交房租": the asking is not the task
+            value = _ASKING_RE.sub("", value) or value
+        if lookup:
+            value = _DISPOSAL_RE.sub("", value) or value
+        value = _THAT_RE.sub("", value) or value
+        if key in ("person", "title", "dish", "label", "habit"):
+            value = re.sub(r"^是(?=\S{2})|(?<=\S{2})是$", "", value)
+        out[key] = value.strip(" ，,。.") or out[key]
+    colon = _COLON_RE.match(text.strip())
+    if colon is not None and _command_head(colon.group("head")):
+        # "记录心情：有点焦虑，明天要面试", "Log my mood: stressed about…": after the command.
+        rest = colon.group("rest").strip()
+        first = re.split(r"[，,；;]", rest)[0].strip()
+        for key in ("mood", "content", "person", "label"):
+            said = out.get(key)
+            if isinstance(said, str) and said not in rest and (colon.group("head") in said or said.endswith(rest)):
+                out[key] = rest if key == "content" else first
+            elif isinstance(said, str) and key in ("mood", "person", "label") and re.search(r"[，,；;]", said):
+                out[key] = re.split(r"[，,；;]", said)[0].strip() or said
+        pieces = [p.strip() for p in re.split(r"[，,；;]", rest) if p.strip()]
+        if "address" in props and "label" in props and not out.get("address") and len(pieces) >= 2:
+            out["label"], out["address"] = pieces[0], "，".join(pieces[1:]) if _HAN_RE.search(rest) else ", ".join(pieces[1:])
+        if "relation" in props and not out.get("relation") and len(pieces) >= 2 and out.get("person") == pieces[0]:
+            relation = re.sub(r"^(?:my|our|the)\s+", "", pieces[1], flags=re.I)
+            if len(relation) <= (24 if relation.isascii() else 8) and not re.search(r"\d|@", relation):
+                out["relation"] = relation
+    if "relation" in props and not out.get("relation") and isinstance(out.get("person"), str):
+        pieces = [p.strip() for p in re.split(r"[，,；;]", text) if p.strip()]
+        where = next((i for i, p in enumerate(pieces) if out["person"] in p), None)
+        if where is not None and where + 1 < len(pieces):
+            relation = re.sub(r"^(?:my|our|the|his|her)\s+", "", pieces[where + 1], flags=re.I)
+            if 1 < len(relation) <= 8 and not re.search(r"\d|@|电话|手机|邮箱|phone|email|number", relation, re.I):
+                out["relation"] = relation
+    if isinstance(out.get("person"), str) and "relation" in props:  # "李阿姨加进联系人": 李阿姨
+        out["person"] = re.sub(r"(?:加进|加到|加入|存进|存到|放进)(?:联系人|通讯录).*$", "", out["person"]).strip() or out["person"]
+    if isinstance(out.get("item"), str) and action.startswith(("add_", "create_inventory")):
+        item = out["item"].strip()
+        item = _ITEM_LEAD_RE.sub("", item) or item
+        m = _ITEM_COUNT_RE.match(item)
+        if m and len(item) > m.end():
+            if "quantity" in props and not out.get("quantity") and props["quantity"].get("type") == "string":
+                out["quantity"] = m.group("q").strip()
+            item = item[m.end():]
+        item = _ITEM_STATE_RE.sub("", item).strip() or item
+        out["item"] = item
+    if "recurring" in props and out.get("recurring") in (None, "", "none"):
+        period = next((k for k, rx in _RECURRING if re.search(rx, text, re.I)), None)
+        if period is not None and period in props["recurring"].get("enum", [period]):
+            out["recurring"] = period
+    if "amount" in props and out.get("amount") in (None, ""):
+        m = _HAN_AMOUNT_RE.search(text)
+        number = parse_number(m.group("n")) if m else None
+        if m and number is not None and number >= 1:
+            out["amount"] = int(number) if float(number).is_integer() else number
+    if "minutes_per_day" in props and not out.get("minutes_per_day"):
+        m = _PER_SESSION_RE.search(text)  # "每天一小时", "每次40分钟", "an hour a day"
+        if m:
+            minutes = duration_minutes(m.group("d") or m.group("d2"))
+            if minutes is not None and minutes[0] > 0:
+                out["minutes_per_day"] = minutes[0]
+    if isinstance(out.get("subject"), str) and "minutes_per_day" in props:
+        # "排个练钢琴的计划" is 钢琴; "学Python" is Python; "for Spanish" is Spanish.
+        value = out["subject"]
+        value = re.sub(r"[，,].*$", "", value)
+        value = re.sub(r"^(?:给\S{1,3}?(?=排|做|定|制定))?(?:排个|做个|定个|订个|制定一个|制定个|制定|做一个)?", "", value)
+        value = re.sub(r"(?:的)?(?:备考|学习|练习|复习)?计划$", "", value)
+        value = re.sub(r"^(?:学习|学|练习|练|复习|背)(?=\S{2})|^(?:for\s+)?(?:learning\s+|studying\s+)?", "", value, flags=re.I)
+        out["subject"] = value.strip(" ，,") or out["subject"]
+    if "schedule" in props and not out.get("schedule"):
+        m = re.search(r"每(?:周|星期)[一二三四五六日天、和]+|every (?:mon|tues|wednes|thurs|fri|satur|sun)day(?:,? (?:and )?\w+day)*", text,
+                      re.I)
+        if m:
+            out["schedule"] = m.group(0)
+            for key in ("start", "end"):
+                if isinstance(out.get(key), str) and out[key] in m.group(0):
+                    del out[key]
+    if isinstance(out.get("location"), str):  # "在书房抽屉里": the place itself
+        out["location"] = re.sub(r"(?:里面|里)了?$", "", re.sub(r"^(?:放在|收在|搁在|放到|放进|在)", "", out["location"].strip())
+                                 ).strip(" ，,") or out["location"]
+    for key in ("medicine", "plant", "pet", "activity"):
+        # "ibuprofen for my headache", "basil on the balcony", "walked for 40 minutes": the name.
+        value = out.get(key)
+        if isinstance(value, str) and value.isascii():
+            cut = re.sub(r"\s+(?:for|on|in|at|after|before|with|from|by|to)\b.*$", "", value, flags=re.I).strip()
+            out[key] = cut or value
+    for key in ("title", "item", "place", "mood", "habit"):
+        value = out.get(key)
+        if isinstance(value, str) and value.isascii():
+            out[key] = _SPEAKER_EN_RE.sub("", value).strip() or value
+    if isinstance(out.get("medicine"), str):
+        value = out["medicine"]
+        m = re.match(r"^(?P<dose>\d+(?:\.\d+)?\s*(?:mg|ml|mcg|g|片|粒|颗|毫升|毫克))\s*(?=\S)", value, re.I)
+        if m:
+            if "dose" in props and not out.get("dose"):
+                out["dose"] = m.group("dose").strip()
+            value = value[m.end():]
+        value = re.sub(r"^(?:\d+|an?|one|two|three)\s+(?=[A-Za-z])", "", value)
+        value = re.sub(r"^(?:给\S{1,4}?)?(?:喂了?|吃了|服了|用了)\s*|^(?:饭后|饭前|睡前|早上|晚上)\s*(?:吃了|服了)?\s*", "", value)
+        m = re.match(r"^(?P<dose>[一两二三四五六七八九十半]\s*(?:片|粒|颗|袋|包|支))(?=\S{2})", value)
+        if m:
+            if "dose" in props and not out.get("dose"):
+                out["dose"] = m.group("dose")
+            value = value[m.end():]
+        out["medicine"] = value.strip() or out["medicine"]
+    if "person" in props and "direction" in props and isinstance(out.get("person"), str):
+        # "我跟表哥", "同事小刘": the person
+        person = re.sub(r"^(?:我|我们)?(?:跟|向|找|问|从)", "", out["person"].strip())
+        person = re.sub(r"^(?:同事|朋友|邻居|楼下的?|隔壁的?|楼上的?)(?=\S{2})", "", person)
+        person = re.sub(r"\s*(?:那里?|那儿|这里?)$", "", person)
+        out["person"] = person.strip() or out["person"]
+    for lend in _LEND_MORE:
+        if not ("person" in props and "item" in props):
+            break
+        m = lend.search(text)
+        if m and (not out.get("person") or not out.get("item") or str(out.get("person")) in str(out.get("item"))
+                  or " " in str(out.get("item")).strip()):
+            out["item"], out["person"] = m.group("item").strip(), m.group("person").strip()
+            break
+    _flags_and_parts(text, action, props, out)
+    if lookup and "id" in props and "id" not in out:  # "remove countdown 2": the record's number
+        for key in _LOOKUP_KEYS:
+            if isinstance(out.get(key), str) and re.fullmatch(r"#?\d{1,6}", out[key].strip()):
+                out["id"] = int(out.pop(key).strip().lstrip("#"))
+                break
+    if isinstance(out.get("dish"), str):  # "可乐鸡翅，鸡翅十个…", "banana bread: 3 bananas…": the dish is its name
+        out["dish"] = re.split(r"\s*[：:，,；;]\s*", out["dish"].strip())[0] or out["dish"]
+    for key in ("score", "rating"):
+        if key in props and out.get(key) in (None, ""):
+            m = _SCORE_RE.search(text)
+            if m:
+                raw = m.group("zh") or m.group("en") or m.group("st")
+                number = float(raw)
+                out[key] = int(number) if number.is_integer() else number
+                for k in keys:
+                    if isinstance(out.get(k), str) and m.group(0).strip() in out[k]:
+                        out[k] = _cut(out[k], m.group(0).strip()) or out[k]
+        elif key in props and isinstance(out.get(key), str) and re.fullmatch(r"\d+(?:\.\d+)?", out[key].strip()):
+            number = float(out[key])
+            out[key] = int(number) if number.is_integer() else number
+    if "calories" in props and out.get("calories") in (None, ""):
+        m = _CALORIES_RE.search(text)
+        if m and re.search(r"大卡|千卡|卡路里|kcal|calories|cal\b", m.group(0), re.I):
+            out["calories"] = int(m.group("n"))
+            for k in keys:
+                if isinstance(out.get(k), str) and m.group(0).strip(" ，,") in out[k]:
+                    out[k] = _cut(out[k], m.group(0).strip(" ，,")) or out[k]
+    if "currency" in props and not out.get("currency"):
+        said = next((str(out[k]) for k in ("amount", "cost", "price") if isinstance(out.get(k), str)), "")
+        for code, rx in _CURRENCIES:
+            if said and re.search(rf"(?:{rx})(?![a-z])", said, re.I):
+                out["currency"] = code
+                break
+    if "metric" in props and "value" in props:
+        low = text.casefold()
+        metric = next((w for w in _METRIC_WORDS if w in low), None)
+        if metric is not None and (not out.get("metric") or metric not in str(out["metric"]).casefold()):
+            out["metric"] = metric
+        m = _DEGREE_RE.search(text)
+        if m:
+            out["value"] = f"{m.group('a')}.{m.group('b')}"
+        m = _OVER_RE.search(text)
+        if m:
+            out["value"] = f"{m.group('a')}/{m.group('b')}"
+    if "waist_cm" in props and not isinstance(out.get("waist_cm"), int | float):
+        m = _WAIST_RE.search(text)
+        if m:
+            out["waist_cm"] = float(m.group("n")) if "." in m.group("n") else int(m.group("n"))
+            if str(out.get("weight_kg", "")).strip() == m.group("n"):
+                del out["weight_kg"]
+    if "location" in props and not out.get("location") and "start" in props and isinstance(out.get("title"), str):
+        title = out["title"]
+        m = _PLACE_ZH_RE.search(text) if re.search(r"[\u4e00-\u9fff]", text) else _PLACE_EN_RE.search(title)
+        if m and m.group("p") not in title[:2]:
+            out["location"] = m.group("p").strip()
+            if m.group(0).strip(" ，,") in title:
+                out["title"] = _cut(title, m.group(0).strip(" ，,")) or title
+            elif ("在" + m.group("p")) in title:
+                out["title"] = _cut(title, "在" + m.group("p")) or title
+    if "duration_minutes" in props and not out.get("duration_minutes"):
+        m = _MINUTES_EN_RE.search(text)
+        if m:
+            out["duration_minutes"] = int(m.group("n")) if m.group("n") else int(m.group("h")) * 60
+            for k in keys:
+                if isinstance(out.get(k), str) and m.group(0) in out[k]:
+                    out[k] = _cut(out[k], m.group(0)) or out[k]
+    for key, prop in props.items():
+        # "6月底" is read as this month's end by the date words: the month said is meant.
+        said_when = out.get(key)
+        if isinstance(said_when, str) and "照抄用户的说法" in str(prop.get("description", "")):
+            found: str | None = month_end(said_when, now)
+            if found is None:
+                m = _MONTH_END_RE.search(text)
+                if m and re.search(r"月底|月末|end of", said_when, re.I) and m.group(0) not in said_when:
+                    found = month_end(m.group(0), now)
+            if found is not None:
+                out[key] = found
+    return out
+
+
+_PRIVATE_RE = re.compile(r"只有我能看|只给我看|仅自己可见|私密|私人的?|\bprivate\b|\bjust for me\b|\bonly (?:i|me) can see\b", re.I)
+_PINNED_RE = re.compile(r"置顶|\bpin(?:ned)?\b|\bsticky\b|\bon top\b", re.I)
+_LUNAR_RE = re.compile(r"农历|阴历|\blunar\b", re.I)
+_APPEND_ZH_RE = re.compile(r"(?:在|往|给)?(?P<title>[\u4e00-\u9fffA-Za-z0-9 ]{1,16}?)(?:那条|这条|那篇|这篇)?(?:笔记)?(?:后面|末尾|最后|里)?"
+                           r"(?:加|补|添|追加)(?:上)?(?:一句|一条|一行|一段|几句)?[：:]\s*(?P<append>.+)$")
+_APPEND_EN_RE = re.compile(r"^(?:add|append|put)\s+[\"“](?P<append>[^\"”]+)[\"”]\s+(?:to|onto|at the end of)\s+(?:my|the|our)\s+"
+                           r"(?P<title>.+?)\s+note\b", re.I)
+_NEW_NAME_RE = re.compile(r"(?:重命名为|重命名成|改名为|改名成|标题改成|标题改为|改成|改为)[“\"「]?(?P<zh>[^”\"」，,。]+)[”\"」]?\s*$"
+                          r"|\b(?:rename|retitle)\b.*?\b(?:to|as)\s+[\"“]?(?P<en>[^\"”]+?)[\"”]?\s*[.!]?$", re.I)
+_TITLED_RE = re.compile(r"标题(?:叫|是|为)(?P<title>[^，,。]+)[，,]\s*(?:内容(?:是|为)?[：:]?)(?P<content>.+)$"
+                        r"|\btitled?\s+[\"“]?(?P<entitle>[^\"”,]+?)[\"”]?,?\s+(?:saying|that says|with)\s+(?P<encontent>.+)$", re.I)
+_WEATHER_RE = re.compile(r"天气(?:是|很)?(?P<zh>晴(?:天|朗)?|阴(?:天)?|多云|小雨|大雨|雨|雪|[\u4e00-\u9fff]{1,3}?)(?=[，,。]|$)"
+                         r"|\bweather\s+(?:was\s+|is\s+)?(?P<en>sunny|rainy|cloudy|snowy|windy|clear|foggy|stormy|hot|cold)\b", re.I)
+_DIARY_MOOD_RE = re.compile(r"\bmood\s+(?:was\s+|is\s+)?(?P<en>[a-z]+)\b|心情(?:是|很)?(?P<zh>[\u4e00-\u9fff]{1,3}?)(?=[，,。]|$)", re.I)
+
+
+def _flags_and_parts(text: str, action: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """Booleans said in words (private, pinned, lunar), a note's title and its appended or new
+    words, a diary's weather and mood."""
+    if "private" in props and "private" not in out and _PRIVATE_RE.search(text):
+        out["private"] = True
+    if "pinned" in props and "pinned" not in out and _PINNED_RE.search(text):
+        out["pinned"] = True
+    if "lunar" in props and "lunar" not in out and _LUNAR_RE.search(text):
+        out["lunar"] = True
+    if "append" in props and "title" in props and not out.get("append"):
+        m = _APPEND_ZH_RE.search(text.strip()) or _APPEND_EN_RE.search(text.strip())
+        if m:
+            title = re.sub(r"^(?:在|往|给|my|the)\s*", "", m.group("title").strip(), flags=re.I)
+            title = re.sub(r"(?:那条|这条|那篇|这篇)?(?:笔记)?$", "", title).strip()
+            if title:
+                out["title"], out["append"] = title, m.group("append").strip()
+                if out.get("content") == out["append"]:
+                    del out["content"]
+    for new in ("new_title", "new_content"):
+        if new in props and not out.get(new):
+            m = _NEW_NAME_RE.search(text.strip())
+            if m:
+                words = (m.group("zh") or m.group("en") or "").strip()
+                if words and not re.fullmatch(r"[\d:：点半上下午晚早\s]+|(?:明天|后天|下周\S?|周\S).*", words):
+                    out[new] = words
+                    for key in ("due", "start"):  # "rename task 4 to call grandma on Sunday": the new words
+                        if isinstance(out.get(key), str) and out[key].strip() in words and key in props:
+                            del out[key]
+    if action.startswith("create_") and "title" in props and "content" in props:
+        m = _TITLED_RE.search(text.strip())
+        if m:
+            out["title"] = (m.group("title") or m.group("entitle") or "").strip() or out.get("title")
+            out["content"] = (m.group("content") or m.group("encontent") or "").strip() or out.get("content")
+    if "weather" in props and not out.get("weather"):
+        m = _WEATHER_RE.search(text)
+        if m:
+            out["weather"] = (m.group("zh") or m.group("en") or "").strip()
+    if "weather" in props and "mood" in props and not out.get("mood"):
+        m = _DIARY_MOOD_RE.search(text)
+        if m:
+            out["mood"] = (m.group("zh") or m.group("en") or "").strip()

@@ -1,0 +1,256 @@
+"""Argument filling on the real registry's schemas (the layer trained as the daemon trains
+it; nothing is run): the object phrase without the commands around it, a read's filters
+read off the question, what points at a record, the slots said inside a name. The
+sentences are this file's own, in both languages."""
+
+from __future__ import annotations
+
+import pytest
+
+from homeagent.intent import IntentLayer
+from homeagent.intent.filters import subject, within_days
+from homeagent.intent.slots import command_clause, strip_command_clauses
+from homeagent.intent.tidy import month_end
+from tests.unit.conftest import INTENT_NOW
+
+
+def _has(got: dict, expected: dict) -> bool:
+    return {k: got.get(k) for k in expected} == expected
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("车库门的密码是4321，帮我存一下", "车库门的密码是4321"),
+    ("登记一下，阳台柜子里有两桶机油", "阳台柜子里有两桶机油"),
+    ("酱油快没了 加进清单", "酱油快没了"),
+    ("The plumber's number is 555-0102, put it in my contacts", "The plumber's number is 555-0102"),
+    ("Book club moved to Friday 7pm, calendar please", "Book club moved to Friday 7pm"),
+    # A clause with words of its own stays; a command that is all there is stays.
+    ("买鸡蛋，放冰箱", "买鸡蛋，放冰箱"),
+    ("记一下", "记一下"),
+])
+def test_a_clause_that_only_commands_is_cut(text: str, kept: str) -> None:
+    assert strip_command_clauses(text) == kept
+
+
+def test_command_clause_knows_commands_from_content() -> None:
+    assert command_clause("先记下来") and command_clause("add that to the list")
+    assert not command_clause("放冰箱") and not command_clause("call the vet")
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    ("阳台洗衣机的保修卡在电视柜第二格，记一下", "create_inventory_item", {"location": "电视柜第二格"}),
+    ("表舅的生日是8月9号，帮我记住", "add_birthday", {"person": "表舅"}),
+    ("My gym locker code is 7731, write it down", "create_note", {"content": "gym locker code is 7731"}),
+])
+def test_command_tails_stay_out_of_the_values(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    ("购物单上有没有洗衣液？", "list_shopping", {"query": "洗衣液"}),
+    ("Is toothpaste on the shopping list?", "list_shopping", {"query": "toothpaste"}),
+    ("Where did we put the camping stove?", "list_inventory", {"query": "camping stove"}),
+    ("剪刀放在哪个柜子了", "list_inventory", {"query": "剪刀"}),
+    ("未来两周内谁过生日", "list_birthdays", {"within_days": 14}),
+    ("birthdays within the next 10 days", "list_birthdays", {"within_days": 10}),
+    ("把已经过期的倒计时也列出来", "list_countdowns", {"include_past": True}),
+    ("show every countdown, including the ones that already passed", "list_countdowns", {"include_past": True}),
+    ("还有哪些没完成的待办", "list_tasks", {"status": "open"}),
+    ("阁楼里放的东西都有啥", "list_inventory", {"location": "阁楼"}),
+    ("上回吃感冒药是哪天", "list_health", {"kind": "medicine"}),
+    ("我最近的心率怎么样", "list_health", {"kind": "metric", "metric": "心率"}),
+    ("How has my heart rate been?", "list_health", {"kind": "metric", "metric": "heart rate"}),
+])
+def test_a_reads_filters_come_from_the_question(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action"), [
+    ("我还有哪些任务", "list_tasks"), ("what's on my shopping list", "list_shopping"),
+    ("看看心愿单", "list_wishlist"), ("open the wishlist", "list_wishlist"), ("upcoming birthdays", "list_birthdays"),
+])
+def test_a_question_for_the_whole_list_gets_no_query(layer: IntentLayer, text: str, action: str) -> None:
+    assert "query" not in layer.fill(action, text)
+
+
+def test_subject_and_within_days() -> None:
+    assert subject("有没有关于车险的笔记") == "车险"
+    assert subject("do I have anything about the boiler") == "boiler"
+    assert within_days("接下来一个月") == 30 and within_days("in the next 3 weeks") == 21 and within_days("下周") is None
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    ("缴燃气费那条待办可以划掉了", "complete_task", {"content": "缴燃气费"}),
+    ("戒糖那个目标放弃吧", "update_goal_progress", {"title": "戒糖"}),
+    ("先把背单词这个习惯暂停一下", "update_habit", {"habit": "背单词", "status": "paused"}),
+    ("把交水费的截止时间改到下周三", "update_task", {"content": "交水费"}),
+    ("postpone the passport task to next Friday", "update_task", {"content": "passport"}),
+    ("把“换灯泡”标成已完成", "complete_task", {"content": "换灯泡"}),
+])
+def test_what_points_at_a_record_is_not_its_words(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    ("今天心情打4分，还行", "record_mood", {"score": 4}),
+    ("Mood is 3 out of 5 today", "record_mood", {"score": 3}),
+    ("Finished reading Circe, 4 stars", "add_book", {"title": "Circe", "rating": 4}),
+    ("早饭：燕麦粥，大概300大卡", "record_diet", {"meal": "breakfast", "calories": 300}),
+    ("dinner was a veggie burger, about 700 calories", "record_diet", {"calories": 700}),
+    ("taxi to the airport was 40 euros", "record_transaction", {"currency": "EUR"}),
+    ("在东京吃拉面花了1200日元", "record_transaction", {"currency": "JPY"}),
+    ("量了体温37度8", "record_health", {"metric": "体温", "value": "37.8"}),
+    ("blood pressure 118 over 76", "record_health", {"value": "118/76"}),
+    ("腰围量出来81厘米", "record_body", {"waist_cm": 81}),
+    ("下周二晚上8点同学聚会，在老码头", "create_event", {"location": "老码头"}),
+    ("Friday 6pm, 45-minute swim lesson at the Aquatic Center", "create_event",
+     {"duration_minutes": 45, "location": "Aquatic Center"}),
+    ("晚饭吃了个下午茶蛋糕", "record_diet", {"meal": "dinner"}),
+    ("下午茶吃了两块饼干", "record_diet", {"meal": "snack"}),
+])
+def test_slots_said_inside_the_sentence_are_their_own(layer: IntentLayer, text: str, action: str,
+                                                      expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
+
+
+def test_a_month_end_is_that_months_last_day() -> None:
+    # The date words read "6月底" as this month's end; the month said is meant.
+    assert month_end("6月底", INTENT_NOW) == "2026-06-30"
+    assert month_end("by the end of August", INTENT_NOW) == "2026-08-31"
+    assert month_end("2月底", INTENT_NOW) == "2027-02-28"  # already past this year: next year's
+    assert month_end("明天", INTENT_NOW) is None
+
+
+def test_a_goals_month_end_deadline_is_resolved(layer: IntentLayer) -> None:
+    args = layer.fill("create_goal", "定个目标，9月底前跑完200公里")
+    assert args.get("deadline") == "2026-09-30" and args.get("target") == 200, args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    ("记录心情：有点烦躁，工作太多", "record_mood", {"mood": "烦躁"}),
+    ("Log my mood: anxious about the exam", "record_mood", {"mood": "anxious about the exam"}),
+    ("保存地址：外婆家，鼓楼区中山路12号", "add_address", {"label": "外婆家", "address": "鼓楼区中山路12号"}),
+    ("添加联系人：赵磊，邻居，电话13700001234", "add_person", {"person": "赵磊", "relation": "邻居"}),
+    ("Add a contact: Nina Park, our piano teacher, 555-0133", "add_person",
+     {"person": "Nina Park", "relation": "piano teacher"}),
+    ("把周阿姨加进通讯录", "add_person", {"person": "周阿姨"}),
+])
+def test_what_follows_a_command_and_a_colon_is_the_value(layer: IntentLayer, text: str, action: str,
+                                                         expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    ("记得买三袋猫粮", "add_shopping_item", {"item": "猫粮", "quantity": "三袋"}),
+    ("洗衣液快用完了，加到购物单", "add_shopping_item", {"item": "洗衣液"}),
+    ("我想要一个投影仪，放心愿单里", "add_wishlist_item", {"item": "投影仪"}),
+    ("add 2 bags of rice to the list", "add_shopping_item", {"item": "rice"}),
+    ("健身卡每月自动扣199", "record_transaction", {"recurring": "monthly"}),
+    ("iCloud storage, 2.99 a month", "record_transaction", {"recurring": "monthly"}),
+    ("周末加油花了三百二", "record_transaction", {"amount": 320}),
+    ("Got a bonus, 1,500 dollars", "record_transaction", {"amount": "1500 dollars", "currency": "USD"}),
+    ("Mark the piano goal as done", "update_goal_progress", {"title": "piano"}),
+    ("存钱目标现在已经存到8000了", "update_goal_progress", {"title": "存钱"}),
+])
+def test_counts_states_periods_and_amounts_in_words(layer: IntentLayer, text: str, action: str,
+                                                    expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("做个学习计划：练书法，每天半小时", {"subject": "书法", "minutes_per_day": 30}),
+    ("给女儿排个学英语的计划，每周一三五，每次25分钟", {"subject": "英语", "minutes_per_day": 25}),
+    ("a study plan for chemistry, an hour a day", {"subject": "chemistry", "minutes_per_day": 60}),
+])
+def test_a_study_plans_subject_and_minutes(layer: IntentLayer, text: str, expected: dict) -> None:
+    args = layer.fill("create_study_plan", text)
+    assert _has(args, expected), args
+
+
+def test_a_typo_of_a_filter_word_is_no_query(layer: IntentLayer) -> None:
+    assert "query" not in layer.fill("list_tasks", "show my finsihed tasks")
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    ("took aspirin for my back", "record_medicine", {"medicine": "aspirin"}),
+    ("just took 200mg ibuprofen", "record_medicine", {"medicine": "ibuprofen", "dose": "200mg"}),
+    ("睡前吃了一片褪黑素", "record_medicine", {"medicine": "褪黑素"}),
+    ("I watered the ferns in the hallway", "record_plant_watering", {"plant": "ferns"}),
+    ("I'm currently reading Piranesi", "add_book", {"title": "Piranesi"}),
+    ("lent my ladder to Omar", "record_item_lend", {"item": "ladder", "person": "Omar"}),
+    ("Priya returned the tent", "record_item_lend", {"item": "tent", "person": "Priya"}),
+    ("把投影仪借给了隔壁小王", "record_item_lend", {"item": "投影仪", "person": "小王"}),
+    ("从阿杰那借了一个帐篷", "record_item_lend", {"item": "帐篷", "person": "阿杰"}),
+    ("借给朋友老陈500块，下周还", "record_money_lend", {"person": "老陈"}),
+])
+def test_names_without_their_speaker_dose_or_place(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    ("记一条只有我能看的笔记：网银U盾在书桌抽屉", "create_note", {"private": True}),
+    ("置顶一张便签：周五前交水电费", "create_memo", {"pinned": True}),
+    ("记一下外公的生日，农历腊月初八", "add_birthday", {"lunar": True}),
+    ("在露营清单那条笔记后面加一句：带驱蚊水", "update_note", {"title": "露营清单", "append": "带驱蚊水"}),
+    ('append "check tyre pressure" to my road trip note', "update_note",
+     {"title": "road trip", "append": "check tyre pressure"}),
+    ("rename task 7 to book the vet for Saturday", "update_task", {"id": 7, "new_content": "book the vet for Saturday"}),
+    ("旅行计划那篇笔记重命名为京都行程", "update_note", {"new_title": "京都行程"}),
+    ("新建一条笔记，标题叫车险，内容是五月到期，记得比价", "create_note", {"title": "车险", "content": "五月到期，记得比价"}),
+    ("今天的日记，天气多云，下午去爬了山", "write_diary", {"weather": "多云"}),
+])
+def test_flags_and_a_notes_parts_said_in_words(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    ("待办加一条：修自行车", "create_task", {"content": "修自行车"}),
+    ("存个菜谱：糖醋排骨，排骨一斤醋两勺", "add_recipe", {"dish": "糖醋排骨"}),
+    ("save a recipe for lemon bars: lemons, butter, flour", "add_recipe", {"dish": "lemon bars"}),
+])
+def test_a_name_before_its_details(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
+
+
+def _grader():  # bench/intent_eval.py's argument grading
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "bench" / "intent_eval.py"
+    spec = importlib.util.spec_from_file_location("intent_eval_grading", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_grader_resolves_a_recorded_time_as_the_action_stores_it() -> None:
+    grade = _grader()
+    # A record of what happened reads "早上8点" / "at 7" as past (this morning), as the action does.
+    assert grade.arg_matches("record_trajectory", "time", "2026-03-04T08:00", "早上8点")
+    assert grade.arg_matches("record_pet_activity", "time", "2026-03-04T07:00", "at 7")
+    assert not grade.arg_matches("record_trajectory", "time", "2026-03-04T08:00", "明天早上8点")
+    # What is planned stays in the future: Thursday is tomorrow's, 6月底 is June's end.
+    assert grade.arg_matches("create_event", "start", "2026-03-05T20:00", "周四晚上8点")
+    assert not grade.arg_matches("create_event", "start", "2026-02-26T20:00", "周四晚上8点")
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    ("the picnic got rained out, drop its countdown", "delete_countdown", {"title": "picnic"}),
+    ("delete the note with the old alarm code", "delete_note", {"title": "alarm code"}),
+    ("取消周日爬山的安排", "delete_event", {"title": "爬山"}),
+    ("香油到手了", "mark_shopping_bought", {"item": "香油"}),
+    ("remove countdown 5", "delete_countdown", {"id": 5}),
+])
+def test_a_looked_up_record_is_its_words(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
