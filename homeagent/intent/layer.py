@@ -54,7 +54,15 @@ from homeagent.intent.slots import (
 )
 from homeagent.intent.structured import measures, pairs, structured
 from homeagent.intent.tidy import tidy
-from homeagent.intent.training import NONE_LABEL, Example, Template, all_templates, generate
+from homeagent.intent.training import (
+    HELP_LABEL,
+    NONE_LABEL,
+    WHO_LABEL,
+    Example,
+    Template,
+    all_templates,
+    generate,
+)
 from homeagent.log import get_logger
 from homeagent.store import Database
 from homeagent.text import has_han
@@ -63,7 +71,7 @@ from homeagent.tools.registry import Permission, ToolContext, ToolRegistry, Tool
 log = get_logger("homeagent.intent")
 
 _QUESTION_RE = re.compile(
-    r"(?:吗|么|呢)[\s？?。!！]*$|[？?]\s*$|什么|哪|多少|几[个天次点本杯瓶]|怎么样|如何|有没有|是不是|有啥|啥|"
+    r"(?:吗|么|呢)[\s？?。!！]*$|[？?]\s*$|什么|哪|多少|(?<![好十])几[个天次点本杯瓶]|怎么样|咋样|如何|有没有|是不是|有啥|啥|"
     r"^(?:what|which|who|whom|whose|where|when|how|is|are|am|was|were|do|does|did|have|has|any|should|shall|can i|may i)\b",
     re.I,
 )
@@ -96,7 +104,8 @@ _FREQUENCY_RE = re.compile(r"(?P<weekly>每周|每星期|每个星期|每礼拜|
 _VERB_WORDS = (
     ("delete", re.compile(r"删|取消|不要了|去掉|delete|remove|cancel|get rid", re.I)),
     ("complete", re.compile(r"完成|做完|搞定|done|finished|complete", re.I)),
-    ("update", re.compile(r"改|换|推迟|提前|挪|change|move|reschedule|push|update|make it", re.I)),
+    ("update", re.compile(r"改|换|推迟|提前|挪|暂停|恢复|归档|补充|加一句|change|move|reschedule|push|update|make it|pause|resume"
+                          r"|archive|\badd\b.+\bto (?:it|that)\b|append", re.I)),
 )
 _MODELS: dict[str, IntentModel] = {}
 _BARE_PRONOUN_RE = re.compile(r"它|这个|那个|这条|那条|it|that|this|that one|this one", re.I)
@@ -115,6 +124,27 @@ _BARE_FILLER_RE = re.compile(r"[\s，,。.!！吧了啊呀哦嗯]|^算了|^那�
 _PRIORITY_TAIL_RE = re.compile(r"[，,]?\s*(?:优先级(?:是|为)?(?P<level>[高低]|中等?|普通|一般)|(?P<level2>[高低]|中等?|普通)优先级"
                                r"|(?P<level3>high|low|medium|normal) priority)\s*$", re.I)
 # "提醒我…" / "remind me…" asks for a reminder: a task, unless it is an event's own reminder.
+# Showing a list: a frame that only shows ("打开…", "把…调出来", "…拉出来看看", "pull up my …"),
+# or the name of a list and nothing else ("习惯列表", "blood pressure history").
+_SHOW_RE = re.compile(
+    r"^(?:打开|看看|看一下|看一眼|给我看看?|显示|调出|列出|列一下|翻一下|翻翻|查看)(?!.*(?:模式|勿扰))"
+    r"|(?:拉出来|调出来|翻出来|列出来|调出|找出来|筛出来)(?:给我)?(?:看看|看一下|瞅瞅|瞧瞧|我看看|我瞅瞅|我瞧瞧)?[\s。!！吧]*$"
+    r"|(?:列个表|给我看看?|给我看一下|发我看看|打开看看|给我瞅瞅)[\s。!！吧]*$"
+    r"|^(?:show me|show|pull up|bring up|open|display|let me see|go through|list)\b(?!.*\b(?:mode|lights?|door)\b)"
+    r"|^(?:我的|my |the )?[^，,。！!？?\s]{0,10}(?:列表|清单|记录|日志)$"
+    r"|^(?:my |the )?(?:[a-z]+ ){0,3}(?:log|history|list|records?)(?: (?:for )?(?:today|this week|this month))?$",
+    re.I,
+)
+# Words that ask for a change: a showing frame with one of them is no showing.
+_CHANGE_RE = re.compile(r"加|添|删|改|记一下|记到|放进|存|取消|(?<!已经)(?<!已)完成(?!了的|的)|标记|add|put|delete|remove|change|rename|mark|cancel|save"
+                        r"|record|log (?:a|an|my|that)\b", re.I)
+# Asking to keep something: "心情记一下：…", "log my mood: …" (a record, never a listing).
+_RECORD_RE = re.compile(r"记一下|记一笔|记上|记下|记个|帮我记|记到|记成|存一下|存个|登记|\blog (?:a|an|my|this|that|it)\b|\brecord (?:a|an|my|that|this)\b"
+                        r"|\bnote (?:down|that)\b|\bjot\b", re.I)
+# The command ahead of its content ("写日记：…", "Add a todo: …"): a view of its own.
+_HEAD_RE = re.compile(r"^(?P<head>[^，,：:。.!！?？]{2,14}?)(?:\s*[，,：:]|\s+[-–—])\s*\S")
+# "上网搜一下…", "look up …": a request to search, even when what it searches for is a question.
+_SEARCH_RE = re.compile(r"上网|联网|网上|搜一下|搜搜|搜索|百度一下|\b(?:search|google|look up|look online)\b", re.I)
 _REMIND_RE = re.compile(r"提醒我|提醒一下|\bremind me\b|\bset a reminder\b", re.I)
 _ENUM_AFTER_MATCH = ("status", "meal", "kind", "type", "priority")
 _VERBS = ("create", "add", "record", "update", "delete", "complete", "mark", "check_in", "list", "get", "write")
@@ -361,6 +391,16 @@ class IntentLayer:
                 if args.get(missing) in (None, "", []):
                     args[missing] = self._answer_value(action, missing, stripped)
                 return self._calls(action, args, prediction, lang, reason="slot answered")
+        if prediction.label in (WHO_LABEL, HELP_LABEL) and prediction.confidence >= min(self.threshold, 0.5) \
+                and len(stripped) < 60:
+            # Said in other words than the rules know ("你会干嘛", "what are you good for"):
+            # the classifier knows these two as classes of their own. Answering costs no write.
+            who = prediction.label == WHO_LABEL
+            return Route("intent", prediction.label, prediction.confidence,
+                         answer=self.who_am_i(lang) if who else self.help_text(lang), candidates=prediction.ranked[:5],
+                         language=lang, reason="who (classified)" if who else "help (classified)")
+        # Below that, the two are no candidates: what follows ranks actions and "none".
+        prediction = Prediction([(n, p) for n, p in prediction.ranked if n not in (WHO_LABEL, HELP_LABEL)])
         taught = self.memory.get(_key(text)) or self.memory.get(_key(stripped))
         if taught is not None and taught.action == NONE_LABEL:
             # The household undid what these words did: the model decides, without that action.
@@ -391,6 +431,30 @@ class IntentLayer:
                 and (label == NONE_LABEL or label.startswith(("record_", "add_")) or confidence < self.threshold)):
             label, confidence = "create_task", max(confidence, self.threshold)
             prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
+        if label != NONE_LABEL and confidence < self.threshold:
+            # The command ahead of its content, classified alone, agreeing with the whole:
+            # the long content ("写日记：今天…") no longer drowns what was asked for.
+            head = _HEAD_RE.match(stripped)
+            if head is not None:
+                alone = self.predict(head.group("head"))
+                if alone.label == label and alone.confidence >= self.threshold:
+                    confidence = alone.confidence
+                    prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
+        if (not question and label != NONE_LABEL and not self._is_read(label) and _SHOW_RE.search(stripped)
+                and not _CHANGE_RE.search(stripped)):
+            # "打开购物清单", "习惯列表", "go through the inventory": a showing frame over a
+            # write's domain shows that domain, with the write's confidence.
+            domain = self._reading_of(label)
+            if domain is not None:
+                label, confidence = domain, confidence + dict(prediction.ranked).get(domain, 0.0)
+                prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
+        elif (not question and self._is_read(label) and label.startswith("list_") and _RECORD_RE.search(stripped)
+                and not _SHOW_RE.search(stripped)):
+            # The mirror: asked to keep something of a domain the classifier would list.
+            writer = self._writer_of(label)
+            if writer is not None:
+                label, confidence = writer, confidence + dict(prediction.ranked).get(writer, 0.0)
+                prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
         named = {e for e, rx in _ENTITY_NOUNS if rx.search(stripped)}
         if len(named) == 1 and label != NONE_LABEL and _entity(label) in {e for e, _ in _ENTITY_NOUNS}:
             # "报销单那个任务推迟到下周一" names the kind of record: the same verb on that kind.
@@ -409,8 +473,15 @@ class IntentLayer:
         spec = self.registry.get(label)
         if spec is None:
             return self._to_model(text, lang, prediction, tools, question, reason="unknown action")
+        if (question and spec.permission is Permission.NETWORK and _SEARCH_RE.search(stripped)
+                and not _ASKS_RE.search(text.strip()) and not _ASKS_RE.search(stripped)):
+            question = False  # "上网搜一下这周末有什么展览": the search is asked for; it writes nothing
         if question and spec.permission is not Permission.READ:
-            read = next(((n, p) for n, p in prediction.ranked[:6] if self._is_read(n)), None)
+            # "did I check in stretching today?": the question is about the domain the write
+            # acts on; that domain's reading action answers it, with the write's confidence.
+            domain = self._reading_of(label)
+            read = (domain, confidence + dict(prediction.ranked).get(domain, 0.0)) if domain else next(
+                ((n, p) for n, p in prediction.ranked[:6] if self._is_read(n)), None)
             if read is not None and read[1] >= 0.05:
                 label, confidence = read
                 spec = self.registry.get(label)
@@ -516,6 +587,18 @@ class IntentLayer:
         # The record meant first: its result is the answer's head and the record touched now.
         calls.insert(0, ToolCall(_call_id(), name, json.dumps(redo, ensure_ascii=False)))
         return Route("intent", name, 1.0, calls=calls, language=lang, reason="retarget", prefix=prefix)
+
+    def _reading_of(self, name: str) -> str | None:
+        """The reading action of the domain `name` writes to (check_in_habit → list_habits)."""
+        entity = _entity(name)
+        return next((n for n in (f"list_{entity}s", f"list_{entity}") if n in self._actions and self._is_read(n)), None)
+
+    def _writer_of(self, name: str) -> str | None:
+        """The one action recording a new record of the domain `name` reads (list_moods →
+        record_mood); None when there is none or several."""
+        entity = _entity(name)
+        found = [n for n in self._actions if n.startswith(("record_", "add_", "create_", "write_")) and _entity(n) == entity]
+        return found[0] if len(found) == 1 else None
 
     def _is_read(self, name: str) -> bool:
         spec = self.registry.get(name)

@@ -487,13 +487,46 @@ NONE: tuple[str, ...] = (
     "I love you", "good night", "what time is it in London", "who wrote Hamlet", "what's the meaning of life",
 )
 
+# Asking who the assistant is, and what it can do: the layer answers these itself
+# (`IntentLayer.who_am_i` / `help_text`), in every register a household uses, typos included.
+WHO: tuple[str, ...] = (
+    "你是谁", "你是谁啊", "你谁啊", "请问你是哪位", "你是哪位", "你叫啥", "你叫啥名字", "你叫什么来着", "怎么称呼你",
+    "我该怎么叫你", "你有名字吗", "你的名字是什么", "你是什么东西", "你到底是什么", "你是个啥",
+    "你是机器人吗", "你是不是机器人", "你是AI吗", "你是人工智能吗", "你是真人吗", "跟我说话的是谁", "我在跟谁说话",
+    "自我介绍一下", "介绍下你自己", "说说你自己", "你是干嘛的", "你是做什么的", "你是哪家的助手", "你是啥助手",
+    "你是谁呀？", "你四谁", "你是睡", "你角什么名字", "你是什么机器人",
+    "who are you", "who r u", "who is this", "who am I talking to", "who's this", "what are you",
+    "what exactly are you", "are you a robot", "are you a bot", "are you human", "are you a real person",
+    "am I talking to a person or a machine", "are you an AI", "is this a bot", "what's your name", "whats ur name",
+    "do you have a name", "what should I call you", "what do I call you", "tell me about yourself",
+    "introduce yourself", "say something about yourself", "what kind of assistant are you", "who made you",
+    "who ar you", "waht are you", "what is your name again",
+)
+HELP: tuple[str, ...] = (
+    "你能做什么", "你能干啥", "你会干嘛", "你会干啥", "你都会啥", "你能帮我啥", "你能帮我干嘛", "你有什么功能",
+    "有什么功能", "都有哪些功能", "你有哪些本事", "你的功能有哪些", "你能帮上什么忙", "我能让你做什么",
+    "我可以叫你做什么", "我能跟你说什么", "可以问你些什么", "我该怎么用你", "怎么用", "这个怎么用", "这玩意怎么用",
+    "怎么使用", "咋用", "这个咋用啊", "你咋用", "该咋使唤你", "用法是什么", "使用方法", "给我个使用指南", "说明书在哪", "有没有教程",
+    "不会用，教教我", "教我怎么用你", "帮助", "求助", "帮助菜单", "功能列表",
+    "说说你能做的事", "你能为我做些什么", "能不能说下你的功能", "你的本事都有啥", "你会做神魔", "你能做社么",
+    "what can you do", "what can u do", "what do you do", "what are you good for", "what are your features",
+    "what features do you have", "what can I ask you", "what can I say to you",
+    "what kinds of things can you do", "which jobs do you handle", "how can you help me",
+    "how do I use you", "how does this work", "how do I get started", "where do I start", "I'm new here, how do I use this",
+    "show me what you can do", "list your commands", "what commands do you know", "give me some examples of what to say",
+    "is there a manual", "is there a user guide", "any instructions", "help me out, what can you do", "help", "help!",
+    "i need help using you", "what are you able to help with",
+    "wat can you do", "what cna you do", "how do i use u",
+)
+
 
 def _merge() -> None:
     """Fold the per-language phrase books into POOLS, TEMPLATES and NONE."""
     global NONE
-    from homeagent.intent import phrases_en, phrases_zh
+    global WHO, HELP
+    from homeagent.intent import phrases_contrast, phrases_en, phrases_zh
 
-    for book, side in ((phrases_zh, 0), (phrases_en, 1)):
+    for book, side in ((phrases_zh, 0), (phrases_en, 1), (phrases_contrast, 0)):
         for name, values in book.POOLS.items():
             pair = list(POOLS.get(name, ((), ())))
             pair[side] = tuple(dict.fromkeys((*pair[side], *values)))
@@ -501,6 +534,8 @@ def _merge() -> None:
         for action, texts in book.TEMPLATES.items():
             TEMPLATES[action] = tuple(dict.fromkeys((*TEMPLATES.get(action, ()), *texts)))
         NONE = tuple(dict.fromkeys((*NONE, *book.NONE)))
+        WHO = tuple(dict.fromkeys((*WHO, *getattr(book, "WHO", ()))))
+        HELP = tuple(dict.fromkeys((*HELP, *getattr(book, "HELP", ()))))
 
 
 _merge()

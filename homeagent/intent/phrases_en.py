@@ -753,7 +753,7 @@ NONE: tuple[str, ...] = (
     # Jokes, stories and play.
     "tell me something funny", "know any good jokes", "tell the kids a bedtime story", "sing me a song",
     "let's play a game", "give me a riddle", "tell me a fun fact", "say something nice", "make me laugh",
-    "do you dream", "are you a robot", "do you like music", "what's your favorite movie", "do you ever get tired",
+    "do you dream", "do you like music", "what's your favorite movie", "do you ever get tired",
     "you're funny", "you're the best", "that was a bad joke", "I'm just talking to myself",
     # Who and what questions about the world (not about who holds our things).
     "who discovered gravity", "who was the first person on the moon", "who won the last World Cup",

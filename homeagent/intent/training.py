@@ -21,10 +21,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from homeagent.chat import ToolDef
-from homeagent.intent.phrases import NONE, POOLS, TEMPLATES
+from homeagent.intent import phrases
+from homeagent.intent.phrases import POOLS, TEMPLATES
 from homeagent.text import has_han
 
 NONE_LABEL = "none"
+# Not actions either: the layer answers who it is and what it can do itself.
+WHO_LABEL = "who_am_i"
+HELP_LABEL = "help"
 _EXAMPLE_RE = re.compile(r"^(?P<text>.*?)\s*→\s*(?P<name>[a-z][a-z0-9_]*)\s*(?P<args>\{.*\})?\s*$", re.S)
 _SLOT_RE = re.compile(r"\{(?P<key>[a-z_]+)(?::(?P<pool>[a-z_]+)|=(?P<values>[^}]*))\}")
 _PUNCT = "，,：:。.!！?？；; "
@@ -33,6 +37,35 @@ _POLITE_RE = re.compile(r"^(?:请你?|帮我|麻烦你?|please |can you |could y
 ZH_WRAP = (("", ""), ("", ""), ("请", ""), ("帮我", ""), ("麻烦", ""), ("", "吧"), ("嗯，", ""), ("", "，谢谢"))
 EN_WRAP = (("", ""), ("", ""), ("please ", ""), ("hey, ", ""), ("can you ", ""), ("", " please"), ("", ", thanks"),
            ("could you ", ""))
+
+
+# Slips of a pinyin keyboard on the command words (a homophone picked for the right one):
+# each template is trained once more with one of them, as households type.
+_ZH_SLIPS: dict[str, tuple[str, ...]] = {
+    "提醒": ("提星", "提型", "提行"), "心情": ("心青", "新情"), "改到": ("改道", "该到"), "日程": ("日称", "日成"),
+    "待办": ("代办", "带办"), "记账": ("记帐", "计账"), "笔记": ("比记", "笔迹"), "删掉": ("删调", "山掉"),
+    "购物": ("够物",), "打卡": ("打咔", "大卡"), "日记": ("日纪", "日几"), "习惯": ("习贯",), "喝水": ("和水",),
+    "睡觉": ("水觉",), "记一下": ("记以下", "计一下"), "目标": ("木标",), "清单": ("请单", "清担"), "取消": ("去消",),
+}
+_EN_WORD_RE = re.compile(r"[A-Za-z]{5,}")
+
+
+def typo(text: str, rng: random.Random) -> str | None:
+    """`text` with one slip of the keyboard: a command word's homophone (Chinese), or two
+    letters of a longer English word swapped or one dropped; None when there is no room."""
+    if has_han(text):
+        found = [w for w in _ZH_SLIPS if w in text]
+        if not found:
+            return None
+        word = rng.choice(found)
+        return text.replace(word, rng.choice(_ZH_SLIPS[word]), 1)
+    words = list(_EN_WORD_RE.finditer(text))
+    if not words:
+        return None
+    m = rng.choice(words)
+    w, i = m.group(0), rng.randrange(1, len(m.group(0)) - 2)
+    slipped = w[:i] + w[i + 1] + w[i] + w[i + 2:] if rng.random() < 0.5 else w[:i] + w[i + 1:]
+    return text[:m.start()] + slipped + text[m.end():]
 
 
 @dataclass(frozen=True)
@@ -214,12 +247,20 @@ def generate(
                 if text not in made:
                     made.add(text)
                     out.append(Example(text, action, args, f"{action}:{index}"))
-    for index, text in enumerate(NONE):
-        out.append(Example(text, NONE_LABEL, {}, f"none:{index % 7}"))
-        if text.isascii():
-            out.append(Example(text.capitalize() + ("." if index % 2 else "!"), NONE_LABEL, {}, f"none:{index % 7}"))
-        else:
-            out.append(Example(text + ("。" if index % 2 else "！"), NONE_LABEL, {}, f"none:{index % 7}"))
+            slipped = typo(text, rng)
+            if slipped is not None and slipped not in made:
+                out.append(Example(slipped, action, args, f"{action}:{index}"))
+    for label, texts in ((NONE_LABEL, phrases.NONE), (WHO_LABEL, phrases.WHO), (HELP_LABEL, phrases.HELP)):
+        for index, text in enumerate(texts):
+            group = f"{label}:{index % 7}"
+            out.append(Example(text, label, {}, group))
+            if text.isascii():
+                out.append(Example(text.capitalize() + ("." if index % 2 else "!"), label, {}, group))
+            else:
+                out.append(Example(text + ("。" if index % 2 else "！"), label, {}, group))
+            if label != NONE_LABEL:  # asked as a question, and politely
+                out.append(Example(text + ("?" if text.isascii() else "？"), label, {}, group))
+                out.append(Example(("hey, " if text.isascii() else "那个，") + text, label, {}, group))
     # What the household taught weighs like a template: the utterance and its wrappings.
     for example in extra:
         wraps = ZH_WRAP if has_han(example.text) else EN_WRAP
