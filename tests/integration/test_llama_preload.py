@@ -131,3 +131,26 @@ async def test_after_a_restart_the_first_turn_evaluates_only_its_own_words(make_
         events = await turn(app, "Hello there!")
         call = next(e.payload for e in await app.runs.events(events[0].turn_id) if e.type == "model_call")
     assert call["cached_tokens"] > call["prompt_tokens"] - 16, call
+
+
+async def test_a_new_minute_changes_only_the_clock_lines_last_tokens():
+    """What a restart (or a quiet minute) costs the engine before a turn: the clock line
+    of the new minute, evaluated after the saved one; only its last few tokens differ."""
+    from datetime import datetime, timedelta
+    from zoneinfo import ZoneInfo
+
+    from homeagent.agent.prompt import PromptBuilder
+
+    clock = PromptBuilder.clock  # needs no personality
+    then = datetime(2026, 3, 4, 9, 59, tzinfo=ZoneInfo("Asia/Shanghai"))
+    engine = provider()
+    await engine.start()
+    try:
+        start = [Message("system", PREFIX), Message("user", "Hi"), Message("assistant", "Hello!")]
+        first = await engine.warm([*start, clock(None, then)])  # type: ignore[arg-type]
+        minute = await engine.warm([*start, clock(None, then + timedelta(minutes=1))])  # type: ignore[arg-type]
+    finally:
+        await engine.aclose()
+    assert first is not None and minute is not None
+    assert first.evaluated > 20
+    assert 0 < minute.evaluated <= 8, minute  # 10:00 after 09:59: the hour and minute
