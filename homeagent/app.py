@@ -625,6 +625,9 @@ class App:
 
         async with anyio.create_task_group() as tg:
             tg.start_soon(self.runs.run_writer)
+            # The turn path warms (engine, intent layer: worker threads) while the schedule
+            # and HTTP start; /healthz says `engine: warming` until it is ready.
+            tg.start_soon(self._serve_turns)
             if self.config.schedule.enabled:
                 # First: what fell due while the daemon was down is delivered (and stored
                 # for the push route) before the API reports that it serves.
@@ -639,8 +642,6 @@ class App:
             if self.config.voice.preload and self.voice.missing() is None:
                 tg.start_soon(self._preload_voice)
             self.health.serving = True
-            # After HTTP: /healthz answers (engine: warming) while the engine primes.
-            tg.start_soon(self._serve_turns)
             tg.start_soon(watchdog_loop)
             if self.home is not None:
                 tg.start_soon(self.home.run)
