@@ -21,6 +21,7 @@ the machine: compare trees measured in the same run.
 
     .venv/bin/python bench/start.py                                  # this tree, 1 run
     .venv/bin/python bench/start.py --tree before=/path/to/old --tree after=. --runs 2
+    .venv/bin/python bench/start.py --restarts 3        # three restarts after each fresh start
 """
 
 from __future__ import annotations
@@ -196,8 +197,9 @@ def run_tree(label: str, tree: Path, args, workdir: Path) -> list[dict]:
         config = data_dir.parent / "homeagent.yaml"
         write_config(config, data_dir, port, args.threads)
         fresh = one_start(tree, config, port, workdir, f"{label}-{i}-fresh", args)
-        restart = one_start(tree, config, port, workdir, f"{label}-{i}-restart", args)
-        runs.append({"fresh": fresh, "restart": restart})
+        for j in range(args.restarts):
+            restart = one_start(tree, config, port, workdir, f"{label}-{i}-restart{j}", args)
+            runs.append({"fresh": fresh, "restart": restart})
         print(f"# {label} run {i + 1}: {json.dumps(runs[-1], ensure_ascii=False)}", file=sys.stderr)
     return runs
 
@@ -216,6 +218,8 @@ def main() -> int:
     parser.add_argument("--tree", action="append", default=[], metavar="LABEL=PATH",
                         help="a HomeAgent source tree to run (default: this one)")
     parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--restarts", type=int, default=1,
+                        help="restarts after each fresh start (each one a row of the restart median)")
     parser.add_argument("--threads", type=int, default=1, help="llm.n_threads (default 1)")
     parser.add_argument("--message", default="Hello!")
     parser.add_argument("--max-tokens", type=int, default=8)
@@ -229,12 +233,15 @@ def main() -> int:
     if args.json:
         print(json.dumps(results, indent=2, ensure_ascii=False))
         return 0
-    print(f"seconds from spawn, median of {args.runs} run(s), n_threads={args.threads}, load {os.getloadavg()[0]:.1f}")
+    print(f"seconds from spawn, median of {args.runs} run(s) ({args.runs * args.restarts} restarts), "
+          f"n_threads={args.threads}, load {os.getloadavg()[0]:.1f}")
     print("| tree | start | /healthz | engine at /healthz | READY | engine primed | 1st token | answer | prefix |")
     print("|---|---|---|---|---|---|---|---|---|")
     for label, runs in results.items():
         for kind in ("fresh", "restart"):
             rows = [r[kind] for r in runs]
+            if kind == "fresh":  # each fresh start once, however many restarts followed it
+                rows = list({id(row): row for row in rows}.values())
             print(f"| {label} | {kind} | {fmt(med([r['healthz_s'] for r in rows]))} | {rows[0]['engine_at_healthz']} "
                   f"| {fmt(med([r['ready_s'] for r in rows]))} | {fmt(med([r['engine_s'] for r in rows]))} "
                   f"| {fmt(med([r['first_token_s'] for r in rows]))} | {fmt(med([r['answer_s'] for r in rows]))} "

@@ -15,7 +15,7 @@ import os
 import sys
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -106,8 +106,10 @@ class App:
         clock: Clock | None = None,
         extra_tools: tuple[ToolSpec, ...] = (),
         prime_on_open: bool = True,
+        preloaded: Mapping[str, Provider] | None = None,
     ):
         self.config = config
+        self._preloaded = preloaded  # engines `homeagent serve` began loading (factory.preload_local)
         # False: `run()` opens HTTP first and primes the engine behind it (`homeagent serve`).
         self._prime_on_open = prime_on_open
         self.engine_ready = anyio.Event()  # set once the turn path is warm (`warm()`)
@@ -144,7 +146,8 @@ class App:
         if self._provider_override is not None:
             self.provider = native(self._provider_override, cfg)
         else:
-            self.provider = build_provider(cfg, meter=self.meter, clock=self.clock, notices="event")
+            self.provider = build_provider(cfg, meter=self.meter, clock=self.clock, notices="event",
+                                           preloaded=self._preloaded)
         await self.provider.start()
         self._stack.push_async_callback(self.provider.aclose)
 
@@ -622,6 +625,9 @@ class App:
 
         async with anyio.create_task_group() as tg:
             tg.start_soon(self.runs.run_writer)
+            # The turn path warms (engine, intent layer: worker threads) while the schedule
+            # and HTTP start; /healthz says `engine: warming` until it is ready.
+            tg.start_soon(self._serve_turns)
             if self.config.schedule.enabled:
                 # First: what fell due while the daemon was down is delivered (and stored
                 # for the push route) before the API reports that it serves.
@@ -636,8 +642,6 @@ class App:
             if self.config.voice.preload and self.voice.missing() is None:
                 tg.start_soon(self._preload_voice)
             self.health.serving = True
-            # After HTTP: /healthz answers (engine: warming) while the engine primes.
-            tg.start_soon(self._serve_turns)
             tg.start_soon(watchdog_loop)
             if self.home is not None:
                 tg.start_soon(self.home.run)

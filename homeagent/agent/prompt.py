@@ -69,7 +69,8 @@ class PromptBuilder:
     def clock(self, now: datetime) -> Message:
         """The date and time, a message of its own after the history: it changes only by
         the minute, so a local engine has it evaluated while idle (`Agent.prepare_next`)
-        and a turn evaluates only its own sections and words."""
+        and a turn evaluates only its own sections and words. The minute comes last: a new
+        minute (also the first after a restart) changes only the line's last few tokens."""
         return Message("system", (
-            f"Current date and time: {now.strftime('%Y-%m-%d %H:%M')} "
-            f"({now.strftime('%A')}, 星期{_WEEKDAYS_ZH[now.weekday()]}, {now.tzname() or 'local'})"))
+            f"Current date and time ({now.tzname() or 'local'}): {now.strftime('%A')}, "
+            f"星期{_WEEKDAYS_ZH[now.weekday()]}, {now.strftime('%Y-%m-%d %H:%M')}"))

@@ -90,17 +90,26 @@ async def _serve_locked(config: Config, overrides: dict[str, dict[str, Any]]) ->
     import importlib
 
     early = _bind_early(config)
+
+    def load() -> tuple[type[AppType], dict[str, Any]]:
+        # The local engine first: it loads its model and saved session in a thread of its
+        # own while the rest of the daemon is imported here.
+        from homeagent.llm.factory import preload_local
+
+        engines = preload_local(config)
+        return importlib.import_module("homeagent.app").App, engines
+
     try:
         # The daemon's imports take a second or two: in a worker thread, so the loop
         # answers /healthz meanwhile.
-        App = (await anyio.to_thread.run_sync(importlib.import_module, "homeagent.app")).App
-        return await _serve_app(App, config, overrides, early)
+        App, engines = await anyio.to_thread.run_sync(load)
+        return await _serve_app(App, config, overrides, early, engines)
     finally:
         early.close()
 
 
 async def _serve_app(App: type[AppType], config: Config, overrides: dict[str, dict[str, Any]],
-                     early: EarlyListener) -> int:
+                     early: EarlyListener, engines: dict[str, Any] | None = None) -> int:
     from homeagent.systemd import notify
 
     stop = anyio.Event()
@@ -121,7 +130,7 @@ async def _serve_app(App: type[AppType], config: Config, overrides: dict[str, di
         outer.start_soon(watch_signals)
         outer.start_soon(_reload_on_sighup, apps, config, overrides)
         try:
-            async with App(config, prime_on_open=False) as app, anyio.create_task_group() as tg:
+            async with App(config, prime_on_open=False, preloaded=engines) as app, anyio.create_task_group() as tg:
                 apps.append(app)
 
                 async def engine_ready() -> None:

@@ -40,7 +40,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import anyio
-import jsonschema
 import yaml
 
 from homeagent.errors import ToolError
@@ -147,6 +146,8 @@ def read_manifest(folder: Path) -> Manifest:
         if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
             raise AdapterError(f"{at}: each tool needs a name")
         params = entry.get("parameters") or {"type": "object", "properties": {}}
+        import jsonschema  # here: off the daemon's start when there are no adapters
+
         try:
             jsonschema.Draft202012Validator.check_schema(params)
         except jsonschema.SchemaError as err:

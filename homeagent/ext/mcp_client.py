@@ -33,7 +33,6 @@ from datetime import timedelta
 from typing import Any
 
 import anyio
-import jsonschema
 
 from homeagent.config import PluginConfig
 from homeagent.errors import ToolError
@@ -198,6 +197,8 @@ class McpPlugin:
     # -- tools ---------------------------------------------------------------------------
 
     def _register(self, tools: list[Any]) -> None:
+        import jsonschema  # here: off the daemon's start
+
         names = []
         for tool in tools:
             name = tool_name(self.name, str(tool.name))

@@ -228,19 +228,27 @@ def build_provider(
     clock: Clock | None = None,
     env: Mapping[str, str] | None = None,
     notices: Literal["text", "event", "off"] = "text",
+    preloaded: Mapping[str, Provider] | None = None,
 ) -> Provider:
-    """The provider the agent talks to: one local engine, or a `Router` over the chain."""
+    """The provider the agent talks to: one local engine, or a `Router` over the chain.
+    `preloaded`: engines `preload_local` built (and began loading) for this config, by
+    chain name; they take the place of building them again."""
     llm = config.llm
     names = llm.chain_names()
     specs = [(name, provider_spec(llm, name)) for name in names]
     credentials = credential_store(config, env)
     selector = ActionSelector()  # one index for the whole chain
+    ready = dict(preloaded or {})
+
+    def build(name: str, spec: ProviderConfig) -> Provider:
+        return ready.pop(name) if name in ready else build_one(config, name, spec, credentials)
+
     if len(specs) == 1 and specs[0][1].type in LOCAL_TYPES:
-        return native(build_one(config, *specs[0], credentials), config, selector)
+        return native(build(*specs[0]), config, selector)
     routes = []
     for name, spec in specs:
         try:
-            provider = build_one(config, name, spec, credentials)
+            provider = build(name, spec)
         except ModelError as err:
             # A missing local model must not take down a chain that has other engines;
             # config errors (a world-readable credential file) still stop the start.
@@ -258,4 +266,27 @@ def build_provider(
     )
 
 
-__all__ = ["build_provider", "build_one", "credential_store", "dialect_settings", "is_cloud", "native", "provider_spec"]
+def preload_local(config: Config) -> dict[str, Provider]:
+    """The chain's llama.cpp engines, built now and loading in threads of their own (the
+    model and the session state the last stop saved: `LlamaCppProvider.preload`), for
+    `build_provider(preloaded=...)`. `homeagent serve` calls this before it imports the
+    rest of the daemon. An engine that cannot be built is left out: `build_provider`
+    meets the same error and handles it as it always does."""
+    from homeagent.llm.llama_cpp import LlamaCppProvider
+
+    engines: dict[str, Provider] = {}
+    for name in config.llm.chain_names():
+        spec = provider_spec(config.llm, name)
+        if spec.type != "llama_cpp":
+            continue
+        try:
+            engine = build_one(config, name, spec, credential_store(config))
+        except HomeAgentError:
+            continue
+        if isinstance(engine, LlamaCppProvider):
+            engine.preload()
+            engines[name] = engine
+    return engines
+
+
+__all__ = ["build_provider", "build_one", "credential_store", "dialect_settings", "is_cloud", "native", "preload_local", "provider_spec"]

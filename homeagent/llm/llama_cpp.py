@@ -104,11 +104,53 @@ class LlamaCppProvider(ProviderBase):
         self._token_head: tuple[str, list[int]] = ("", [])  # see _tokens_for()
         self._split_tokens: bool | None = None  # head + tail == whole, once checked
         self._opening: str | None = None  # what the template writes before a user's words
+        self._preloading: threading.Thread | None = None  # preload(): the load in its own thread
+        self._preload_error: Exception | None = None
+        self._restored_ids: list[int] | None = None  # a session state preload() put in the context
 
     # -- lifecycle ----------------------------------------------------------------------
 
     async def start(self) -> None:
+        if self._preloading is not None:  # preload() is loading it: wait for that
+            thread, self._preloading = self._preloading, None
+            await anyio.to_thread.run_sync(thread.join)
+            if self._preload_error is not None:
+                raise self._preload_error
+            return
         await anyio.to_thread.run_sync(self._load)
+
+    def preload(self) -> None:
+        """Begin loading now, in a thread of its own: the model, and into it the session
+        state the last stop saved. `homeagent serve` calls this before it imports the rest
+        of the daemon, so the engine loads while Python imports (llama.cpp does its work
+        without the GIL). `start()` then waits for this load instead of doing its own, and
+        `prime()` only checks the restored tokens against the stable prefix."""
+        if self._preloading is None and self._llm is None:
+            self._preloading = threading.Thread(target=self._preload_sync, name="llama-preload", daemon=True)
+            self._preloading.start()
+
+    def _preload_sync(self) -> None:
+        try:
+            self._load()
+        except Exception as err:  # noqa: BLE001 - raised by start(), as its own load would
+            self._preload_error = err
+            return
+        path = self._session_path()
+        if path is None or not path.is_file():
+            return
+        started = time.monotonic()
+        with self._thread_lock:
+            try:
+                ids, state = self._read_state(path)
+                self._put_state(ids, state)
+            except (OSError, ValueError, RuntimeError) as err:
+                log.info("llm.session_state.unusable", path=str(path), error=str(err))
+                path.unlink(missing_ok=True)
+                self._llm.reset()
+                return
+            self._restored_ids = ids.tolist()
+        log.info("llm.session_state.loaded", tokens=len(ids),
+                 duration_ms=round((time.monotonic() - started) * 1000, 1))
 
     def _load(self) -> None:
         if not self.model_path.is_file():
@@ -282,6 +324,18 @@ class LlamaCppProvider(ProviderBase):
         path = self._state_dir / f"prefix-{key}.bin" if self._state_dir else None
         with self._thread_lock:
             session = self._session_path()
+            preloaded, self._restored_ids = self._restored_ids, None
+            if preloaded is not None:  # preload() put the saved session in the context
+                if _starts_with(preloaded, tokens):
+                    self.prefix_tokens, self.prefix_source = len(tokens), "restored"
+                    log.info("llm.session_state.restored", tokens=len(preloaded), preloaded=True,
+                             duration_ms=round((time.monotonic() - started) * 1000, 1))
+                    return
+                log.info("llm.session_state.unusable", path=str(session),
+                         error="state does not start with the prefix tokens")
+                if session is not None:
+                    session.unlink(missing_ok=True)
+                llm.reset()
             if session is not None and session.is_file():
                 try:
                     n = self._restore(session, tokens)
@@ -389,8 +443,14 @@ class LlamaCppProvider(ProviderBase):
 
     def _restore(self, path: Path, tokens: list[int]) -> int:
         """Load a saved state whose tokens start with `tokens`; returns its token count."""
-        from llama_cpp.llama import LlamaState
+        ids, state = self._read_state(path)
+        if not _starts_with(ids.tolist(), tokens):
+            raise ValueError("state does not start with the prefix tokens")
+        self._put_state(ids, state)
+        return len(ids)
 
+    def _read_state(self, path: Path) -> tuple[np.ndarray, bytes]:
+        """A saved state file's tokens and llama.cpp state, checked for shape."""
         blob = path.read_bytes()
         if not blob.startswith(_STATE_MAGIC):
             raise ValueError("not a HomeAgent prefix state file")
@@ -399,16 +459,18 @@ class LlamaCppProvider(ProviderBase):
         n = int(header["n_tokens"])
         ids_end = 12 + hlen + 4 * n
         ids = np.frombuffer(blob[12 + hlen : ids_end], dtype=np.int32)
-        # The prefix alone may end in a token that merges differently inside a longer
-        # text; a state that agrees on all but the last few tokens is still the same prefix.
-        head = ids[: len(tokens)].tolist()
-        common = next((i for i, (a, b) in enumerate(zip(head, tokens, strict=False)) if a != b), len(head))
-        if n < len(tokens) or common < max(1, len(tokens) - _PREFIX_SLACK):
-            raise ValueError("state does not start with the prefix tokens")
+        if len(ids) != n or n > self._n_ctx:
+            raise ValueError("state file is truncated")
         state_bytes = blob[ids_end:]
         if len(state_bytes) != int(header["size"]):
             raise ValueError("state file is truncated")
+        return ids, state_bytes
+
+    def _put_state(self, ids: np.ndarray, state_bytes: bytes) -> None:
+        from llama_cpp.llama import LlamaState
+
         llm = self._llm
+        n = len(ids)
         input_ids = np.zeros(self._n_ctx, dtype=np.intc)
         input_ids[:n] = ids
         llm.load_state(
@@ -421,7 +483,6 @@ class LlamaCppProvider(ProviderBase):
                 seed=llm._seed,
             )
         )
-        return n
 
     # -- generation ---------------------------------------------------------------------
 
@@ -555,6 +616,15 @@ class _Handoff:
     def close(self) -> None:
         with contextlib.suppress(RuntimeError):
             self._loop.call_soon_threadsafe(self._send.close)
+
+
+def _starts_with(ids: list[int], tokens: list[int]) -> bool:
+    """Does a saved state begin with the prefix `tokens`? The prefix alone may end in a
+    token that merges differently inside a longer text; a state that agrees on all but
+    the last few tokens is still the same prefix."""
+    head = ids[: len(tokens)]
+    common = next((i for i, (a, b) in enumerate(zip(head, tokens, strict=False)) if a != b), len(head))
+    return len(ids) >= len(tokens) and common >= max(1, len(tokens) - _PREFIX_SLACK)
 
 
 def _auto_threads() -> int:

@@ -16,14 +16,16 @@ from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import anyio
-import jsonschema
 
 from homeagent.chat import ToolCall, ToolDef
 from homeagent.errors import ToolError, ToolValidationError
 from homeagent.log import get_logger
+
+if TYPE_CHECKING:
+    import jsonschema
 
 log = get_logger("homeagent.tools")
 
@@ -129,6 +131,8 @@ class ToolRegistry:
             raise ValueError(f"tool {spec.name!r} is already registered")
         schema = dict(spec.parameters)
         if not shipped:
+            import jsonschema
+
             try:
                 jsonschema.Draft202012Validator.check_schema(schema)
             except jsonschema.SchemaError as err:
@@ -138,14 +142,13 @@ class ToolRegistry:
         if schema.get("type") != "object":
             # Arguments are always a JSON object; function-calling APIs require this too.
             raise ValueError(f"tool {spec.name!r}: the parameters schema must have type object")
-        self._validators[spec.name] = jsonschema.Draft202012Validator(schema)
         self._tools[spec.name] = spec
 
         def unregister() -> None:
             # Only remove this very spec, not a later tool registered under the same name.
             if self._tools.get(spec.name) is spec:
                 del self._tools[spec.name]
-                del self._validators[spec.name]
+                self._validators.pop(spec.name, None)
 
         return unregister
 
@@ -164,6 +167,16 @@ class ToolRegistry:
     def definitions(self) -> tuple[ToolDef, ...]:
         return tuple(spec.to_def() for spec in self._tools.values())
 
+    def _validator(self, name: str) -> jsonschema.protocols.Validator:
+        """A tool's argument validator, built at its first call: jsonschema (a tenth of a
+        second to import) stays off the daemon's start."""
+        validator = self._validators.get(name)
+        if validator is None:
+            import jsonschema
+
+            validator = self._validators[name] = jsonschema.Draft202012Validator(dict(self._tools[name].parameters))
+        return validator
+
     def validate(self, name: str, arguments: Any) -> dict[str, Any]:
         """Return the arguments if they fit the tool's schema, else raise with every problem."""
         if name not in self._tools:
@@ -173,7 +186,7 @@ class ToolRegistry:
             raise ToolValidationError(
                 f"arguments for {name} must be a JSON object, got {type(arguments).__name__}"
             )
-        errors = sorted(self._validators[name].iter_errors(arguments), key=lambda e: list(e.path))
+        errors = sorted(self._validator(name).iter_errors(arguments), key=lambda e: list(e.path))
         if errors:
             problems = "; ".join(
                 f"{'.'.join(str(p) for p in e.path) or '(arguments)'}: {e.message}" for e in errors

@@ -173,7 +173,7 @@ async def test_small_talk_gets_no_actions_section(make_config):
         await turn(app, "Tell me a short story about a cat.")
     request = provider.requests[0]
     per_turn = request.messages[-2].content
-    assert per_turn.startswith("Current date and time:") and "## Actions" not in per_turn
+    assert per_turn.startswith("Current date and time (") and "## Actions" not in per_turn
     assert request.grammar is None
 
 

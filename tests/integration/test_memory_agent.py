@@ -103,7 +103,7 @@ async def test_a_heartbeat_that_used_the_model_prepares_the_next_turn_again(make
     prepared = provider.warmed[-1]
     # The prefix, the history (the exchange), and the clock line that starts a turn.
     assert prepared[0].role == "system" and [m.content for m in prepared[-3:-1]] == ["我喜欢喝茶", facts]
-    assert prepared[-1].role == "system" and prepared[-1].content.startswith("Current date and time:")
+    assert prepared[-1].role == "system" and prepared[-1].content.startswith("Current date and time (")
 
 
 async def test_the_chat_distiller_works_through_a_router_chain(make_config):
