@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import anyio
 
@@ -338,7 +338,11 @@ class IntentLayer:
         ctx = self._contexts.setdefault((member, channel), _Context())
         undone = [(ctx.last_text, name) for name, _, _ in ctx.done[:1]]
         named = await self._shift_named(text, member, channel, ctx)
-        route = named if named is not None else self._route(text, ctx, tools)
+        if named == "several":  # the words name more than one record: the model asks which
+            lang = "zh" if has_han(text) else "en"
+            route = self._to_model(text, lang, self.predict(strip_polite(text)), tools, reason="several named")
+        else:
+            route = named if named is not None else self._route(text, ctx, tools)
         route.duration_ms = round((time.perf_counter() - started) * 1000, 2)
         self.last_route = route
         if route.label == "undo" and route.reason == "undo" and self.db is not None and undone and undone[0][0]:
@@ -825,9 +829,10 @@ class IntentLayer:
             return None  # nothing of its time to move
         return ToolCall(_call_id(), target, json.dumps(args, ensure_ascii=False))
 
-    async def _shift_named(self, text: str, member: str, channel: str, ctx: _Context) -> Route | None:
+    async def _shift_named(self, text: str, member: str, channel: str, ctx: _Context) -> Route | Literal["several"] | None:
         """"把交电费往后推一天", "push the dentist back an hour": the record those words name,
-        looked up as the member would list it, its time moved by the shift."""
+        looked up as the member would list it, its time moved by the shift. "several" when
+        the words name more than one record (never guessed), None when they name none."""
         if not self.model.ready or ctx.pending is not None:
             return None
         stripped = strip_polite(text)
@@ -857,8 +862,10 @@ class IntentLayer:
             if isinstance(rows, list):
                 found += [(entity, dict(r)) for r in rows if isinstance(r, Mapping) and isinstance(r.get("id"), int)
                           and (r.get("due") or r.get("start"))]
-        if len(found) != 1:
-            return None  # none, or several: the model asks which one
+        if len(found) > 1:
+            return "several"
+        if not found:
+            return None
         entity, record = found[0]
         call = self._shift_call(entity, {"id": record["id"]}, record, shift)
         if call is None:
