@@ -81,6 +81,7 @@ INTENT_MODEL_FILE = "intent-model.npz"  # the intent layer's trained model, in t
 
 if TYPE_CHECKING:
     from homeagent.api.early import EarlyListener
+    from homeagent.memory.dense import Embedder
 
 log = get_logger("homeagent.app")
 
@@ -473,12 +474,22 @@ class App:
                 # a restart) and the clock line, so it evaluates only its own words.
                 await self.agent.prepare_next()
 
+            dense = self.memory.documents.dense
             async with anyio.create_task_group() as tg:
                 tg.start_soon(engine)
                 if intent is not None and not intent.model.ready:
                     tg.start_soon(lambda: intent.train(warm=False))
+                if dense is not None:  # else a restart's first question loads the model
+                    tg.start_soon(self._load_embedder, dense.embedder)
             self.health.engine = "ready"
             self.engine_ready.set()
+
+    @staticmethod
+    async def _load_embedder(embedder: Embedder) -> None:
+        try:
+            await anyio.to_thread.run_sync(embedder.load)
+        except Exception as err:  # noqa: BLE001 - lexical search goes on; the first question retries
+            log.warning("memory.dense.load_failed", error=repr(err))
 
     async def _warm_up_intent(self) -> None:
         """What the intent layer's first utterance would pay (patterns, the date library),

@@ -42,3 +42,12 @@ async def test_the_daemon_embeds_in_the_background_and_keeps_members_apart(make_
             async with s.get(url, params=question, headers={"Authorization": f"Bearer {alice}"}) as r:
                 seen = [d["id"] for d in (await r.json())["documents"]]
             assert "vet" not in seen and seen  # bob's note stays his
+
+
+async def test_the_embedding_model_is_loaded_while_the_turn_path_warms(make_config):
+    """A restart's first question must not wait for the embedding model to load: it loads
+    beside the engine and the intent layer, before `engine: ready`."""
+    async with running_app(make_config(memory={"dense": "on"}), provider=ScriptedProvider()) as app:
+        assert app.engine_ready.is_set()
+        embedder = app.memory.documents.dense.embedder
+        assert embedder._model is not None
