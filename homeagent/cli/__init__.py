@@ -99,11 +99,18 @@ async def _serve_locked(config: Config, overrides: dict[str, dict[str, Any]]) ->
         engines = preload_local(config)
         return importlib.import_module("homeagent.app").App, engines
 
+    engines: dict[str, Any] = {}
     try:
         # The daemon's imports take a second or two: in a worker thread, so the loop
         # answers /healthz meanwhile.
         App, engines = await anyio.to_thread.run_sync(load)
         return await _serve_app(App, config, overrides, early, engines)
+    except BaseException:
+        # An engine still loading has stderr pointed away (llama.cpp's quiet load): the
+        # error that follows must be seen.
+        for engine in engines.values():
+            await anyio.to_thread.run_sync(engine.preloaded)
+        raise
     finally:
         early.close()
 

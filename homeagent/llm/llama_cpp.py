@@ -129,6 +129,14 @@ class LlamaCppProvider(ProviderBase):
             self._preloading = threading.Thread(target=self._preload_sync, name="llama-preload", daemon=True)
             self._preloading.start()
 
+    def preloaded(self, timeout: float = 60.0) -> None:
+        """Wait for a load preload() began. A start that fails calls this before it prints
+        its error: llama.cpp's quiet load points the process's stderr at /dev/null while
+        it runs, and the error line would go there too."""
+        thread = self._preloading
+        if thread is not None:
+            thread.join(timeout)
+
     def _preload_sync(self) -> None:
         try:
             self._load()
