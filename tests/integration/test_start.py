@@ -138,7 +138,38 @@ async def test_the_intent_warm_up_waits_while_a_turn_is_served(make_config):
 
         await anyio.to_thread.run_sync(lambda: app.intent.warm_up(busy=busy))
     # It looked before each step, waited out the busy looks, then finished every step.
-    assert calls[:5] == [True] * 5 and len(calls) > len(app.intent.templates)
+    assert calls[:5] == [True] * 5 and len(calls) > 6 and not any(calls[5:])
+
+
+async def test_the_intent_warm_up_is_done_before_the_daemon_says_ready(make_config):
+    """Python work in a worker thread holds the interpreter against the event loop: a
+    warm-up left running after `engine: ready` made the first turn wait 130-570 ms
+    before its HTTP handler even ran. It runs beside the prime, before ready."""
+    from homeagent.intent import layer as intent_layer
+
+    import threading
+    import time
+
+    config = make_config(actions={"intent": True})
+    finished = threading.Event()
+    original = intent_layer.IntentLayer.warm_up
+
+    def slow(self, busy=lambda: False) -> None:  # a warm-up that takes a noticeable while
+        original(self, busy)
+        time.sleep(0.3)
+        finished.set()
+
+    provider = SlowPrime(replies=[], release=anyio.Event())
+    provider.release.set()
+    intent_layer.IntentLayer.warm_up = slow
+    try:
+        async with running_app(config, provider=provider, http=True, prime_on_open=False) as app:
+            with anyio.fail_after(120):
+                await app.engine_ready.wait()
+            assert finished.is_set()
+            assert (await _health(f"http://127.0.0.1:{app.health.port}"))["engine"] == "ready"
+    finally:
+        intent_layer.IntentLayer.warm_up = original
 
 
 async def test_a_stop_while_the_intent_layer_trains_does_not_wait_for_the_training():
