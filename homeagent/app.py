@@ -279,7 +279,6 @@ class App:
         self._open_voice(data_dir)
         if self._prime_on_open:  # else `run()` warms it behind HTTP (`homeagent serve`)
             await self.warm()
-            await self._warm_up_intent()
         log.info(
             "app.opened",
             data_dir=str(data_dir),
@@ -464,8 +463,10 @@ class App:
 
     async def warm(self) -> None:
         """Make the turn path ready: the engine primed (and the next turn's start prepared)
-        and the intent layer trained (or its saved model loaded), side by side. Then
-        `/healthz` says `engine: ready`."""
+        and the intent layer trained (or its saved model loaded) and warmed up, side by
+        side. Then `/healthz` says `engine: ready`. Nothing Python-heavy is left for
+        after: a worker thread's Python holds the interpreter against the event loop,
+        and a first turn served beside it waited 130-570 ms before its handler ran."""
         if not self.engine_ready.is_set():
             intent = self.intent
             async def engine() -> None:
@@ -477,8 +478,8 @@ class App:
             dense = self.memory.documents.dense
             async with anyio.create_task_group() as tg:
                 tg.start_soon(engine)
-                if intent is not None and not intent.model.ready:
-                    tg.start_soon(lambda: intent.train(warm=False))
+                if intent is not None:
+                    tg.start_soon(self._warm_intent, intent)
                 if dense is not None:  # else a restart's first question loads the model
                     tg.start_soon(self._load_embedder, dense.embedder)
             self.health.engine = "ready"
@@ -491,24 +492,21 @@ class App:
         except Exception as err:  # noqa: BLE001 - lexical search goes on; the first question retries
             log.warning("memory.dense.load_failed", error=repr(err))
 
-    async def _warm_up_intent(self) -> None:
-        """What the intent layer's first utterance would pay (patterns, the date library),
-        once the layer is ready: in a worker thread, pausing while a turn is served."""
-        intent, agent = self.intent, self.agent
-        if intent is not None and intent.model.ready:
+    @staticmethod
+    async def _warm_intent(intent: IntentLayer) -> None:
+        """The intent layer trained (or its saved model loaded), then warmed up."""
+        if not intent.model.ready:
+            await intent.train(warm=False)
+        if intent.model.ready:
             try:
-                await anyio.to_thread.run_sync(lambda: intent.warm_up(
-                    busy=lambda: agent.stats.current_turn is not None or self.inbox.pending > 0),
-                    abandon_on_cancel=True)  # a stop does not wait for it
+                await anyio.to_thread.run_sync(intent.warm_up, abandon_on_cancel=True)  # a stop does not wait
             except Exception as err:  # noqa: BLE001 - a first utterance pays for it instead
                 log.warning("intent.warm_up_failed", error=repr(err))
 
     async def _serve_turns(self) -> None:
         """Turns that arrive while the turn path warms wait in the inbox, then are served."""
         await self.warm()
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(self._warm_up_intent)
-            await self.agent.run(self.inbox)
+        await self.agent.run(self.inbox)
 
     def _snapshot(self) -> dict[str, Any]:
         """The configuration that shapes a turn, stored with every run (secrets redacted)."""

@@ -283,19 +283,18 @@ class IntentLayer:
                  heldout_accuracy=round(self.model.heldout_accuracy, 3), learned=len(extra))
 
     def warm_up(self, busy: Callable[[], bool] = lambda: False) -> None:
-        """Pay now what a first utterance would: the templates' patterns, the date
-        library's language data, the feature path (about a second of Python in a new
-        process). In small steps; while `busy()` (a turn is being served) it waits, so
-        the warm-up never holds the interpreter against a turn."""
+        """Pay now what a first utterance would: the date library's language data and the
+        feature path (a third of a second of Python in a new process). `App.warm` runs it
+        beside the engine's prime, before the daemon says it is ready: Python work in a
+        thread holds the interpreter against the event loop, so none of it may overlap a
+        turn. In small steps; while `busy()` (a turn is being served) it waits. A
+        template's pattern is compiled when its action is first matched (some 100 per
+        action, ~10 ms): compiling every action's at start took 2-3 s of the interpreter."""
 
         def step() -> None:
             while busy():
                 time.sleep(0.02)
 
-        for temps in self.templates.values():
-            for template in temps:  # a step a template (~1 ms): a turn waits for one at most
-                step()
-                template.pattern(True), template.pattern(False)
         for text in ("3 weeks from now on March 3rd", "下周三下午3点", "上个月的"):  # the last one: dateparser
             step()
             try:

@@ -25,7 +25,7 @@ from homeagent.actions.money import MoneyError, parse_money
 from homeagent.actions.repeat import find_repeat
 from homeagent.intent.fuzzy import closest
 from homeagent.intent.tidy import month_end
-from homeagent.intent.training import Template
+from homeagent.intent.training import Template, fold_punct
 from homeagent.numbers import NUM, find_number
 
 _PUNCT = "，,：:。.!！?？；;、 \"'“”‘’《》「」"
@@ -220,14 +220,15 @@ def match_template(text: str, templates: Sequence[Template], props: Mapping[str,
 def _match(core: str, templates: Sequence[Template], props: Mapping[str, Any], now: datetime,
            strict: bool) -> dict[str, Any] | None:
     best: tuple[int, dict[str, Any]] | None = None
+    folded = fold_punct(core)
     for template in templates:
-        m = template.pattern(strict).match(core)
+        m = template.pattern(strict).match(folded)
         if m is None:
             continue
         args: dict[str, Any] = dict(template.fixed)
         ok = True
-        for key, raw in m.groupdict().items():
-            value = _check(key, raw, props, now)
+        for key in m.groupdict():
+            value = _check(key, core[m.start(key):m.end(key)], props, now)
             if value is None:
                 ok = False
                 break

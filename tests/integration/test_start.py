@@ -145,10 +145,10 @@ async def test_the_intent_warm_up_is_done_before_the_daemon_says_ready(make_conf
     """Python work in a worker thread holds the interpreter against the event loop: a
     warm-up left running after `engine: ready` made the first turn wait 130-570 ms
     before its HTTP handler even ran. It runs beside the prime, before ready."""
-    from homeagent.intent import layer as intent_layer
-
     import threading
     import time
+
+    from homeagent.intent import layer as intent_layer
 
     config = make_config(actions={"intent": True})
     finished = threading.Event()

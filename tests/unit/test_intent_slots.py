@@ -10,7 +10,7 @@ import pytest
 from homeagent.actions import action_specs
 from homeagent.intent.classifier import _threshold
 from homeagent.intent.slots import generic, match_template, split_items, strip_polite
-from homeagent.intent.training import all_templates, generate, parse_example
+from homeagent.intent.training import Template, all_templates, fold_punct, generate, parse_example
 
 NOW = datetime(2026, 3, 4, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
 SPECS = {s.name: s for s in action_specs(db=None, clock=None)}
@@ -63,3 +63,15 @@ def test_the_threshold_is_where_answering_stops_paying() -> None:
     scored = [(0.99, True), (0.9, True), (0.8, True), (0.7, False), (0.6, True), (0.55, True), (0.5, False)]
     assert _threshold(scored, cost=1.0) == 0.55  # gains 1 2 3 2 3 4 3: best at 0.55
     assert _threshold(scored, cost=3.0) == 0.8  # gains 1 2 3 0 1 2 -1: best at 0.8 (ties keep the higher)
+
+
+def test_template_marks_match_either_width_and_values_keep_the_users_own() -> None:
+    """Patterns match the utterance with its punctuation folded to ASCII (cheap to
+    compile); what a slot captures is the user's text, full-width marks and all."""
+    template = Template("create_task", "{content:chore}，急，赶紧记上", {"priority": "high"}, {"content": ("交电费",)})
+    props = dict(SPECS["create_task"].parameters)["properties"]
+    for text in ("交电费，急，赶紧记上", "交电费,急,赶紧记上", "交电费。急！赶紧记上"):
+        assert match_template(text, [template], props, NOW) == {"priority": "high", "content": "交电费"}, text
+    got = match_template("交物业费（3月：车位）,急,赶紧记上", [template], props, NOW)
+    assert got is not None and got["content"] == "交物业费（3月：车位）"
+    assert fold_punct("急，记上：") == "急,记上:" and len(fold_punct("，：。！？；、")) == 7
