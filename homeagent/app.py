@@ -482,6 +482,9 @@ class App:
                     tg.start_soon(self._warm_intent, intent)
                 if dense is not None:  # else a restart's first question loads the model
                     tg.start_soon(self._load_embedder, dense.embedder)
+            # The engine is often done first (the intent layer may train for half a
+            # minute): if the minute turned meanwhile, its new minute is evaluated now.
+            await self.agent.prepare_if_stale()
             self.health.engine = "ready"
             self.engine_ready.set()
 

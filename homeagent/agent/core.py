@@ -112,6 +112,13 @@ class _TurnState:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     finish: str = "stop"
+    # Milliseconds from the turn's start to each step before the first model call (the
+    # run trace's `model_call` carries them: where a turn's time before the engine went).
+    started: float = field(default_factory=time.monotonic)
+    marks: dict[str, float] = field(default_factory=dict)
+
+    def mark(self, step: str) -> None:
+        self.marks[step] = round((time.monotonic() - self.started) * 1000, 1)
 
 
 class Agent:
@@ -159,6 +166,7 @@ class Agent:
         self._current_scope: anyio.CancelScope | None = None
         self._member = ""  # whose conversation the engine holds prepared
         self._prepares: bool | None = None  # does the provider prepare anything (once tried)
+        self._prepared_clock = ""  # the clock line the last preparation ended with
 
     # -- the consumer -------------------------------------------------------------------
 
@@ -191,15 +199,25 @@ class Agent:
         member = self._member = self._member if member is None else member
         try:
             history = await self._history(member)
-            messages = [Message("system", self.prompt.stable_prefix()), *history, self.prompt.clock(self.clock.now())]
+            clock = self.prompt.clock(self.clock.now())
+            messages = [Message("system", self.prompt.stable_prefix()), *history, clock]
             warmed = await self.provider.warm(messages, self.registry.definitions())
             self._prepares = warmed is not None
             if warmed is not None:
                 if not getattr(warmed, "halted", False):  # a request came first: not ready
                     self.stats.next_turns_prepared += 1
+                    self._prepared_clock = clock.content
                 return True
         except Exception as err:  # noqa: BLE001 - an optimisation; the next turn does the work
             log.warning("turn.prepare_next_failed", error=repr(err))
+        return False
+
+    async def prepare_if_stale(self) -> bool:
+        """Prepare again if the minute turned since the last preparation (a start whose
+        other parts took longer than the engine's): the first turn then evaluates only its
+        own words, not the clock line's new minute too. True: it prepared."""
+        if self._prepares and self.prompt.clock(self.clock.now()).content != self._prepared_clock:
+            return await self.prepare_next()
         return False
 
     async def _keep_clock_warm(self, queued: MemoryObjectReceiveStream[Interrupt]) -> None:
@@ -366,8 +384,11 @@ class Agent:
         offered = await self._intent_step(interrupt, state)
         if isinstance(offered, TurnDone):
             return offered
+        state.mark("intent")
         history = await self._history(interrupt.member)
+        state.mark("history")
         sections = await self._gather_context(interrupt)
+        state.mark("context")
         built = self.prompt.build(
             user_text=interrupt.text,
             history=history,
@@ -386,7 +407,9 @@ class Agent:
             now=self.clock.now,
             member=interrupt.member,
         )
+        state.mark("prompt")
         allowed = await self.tool_scope(interrupt.text) if self.tool_scope is not None else None
+        state.mark("scope")
         max_rounds = self.config.max_tool_rounds
         ran: list[ToolResult] = []
         shown = ""
@@ -499,10 +522,13 @@ class Agent:
         async def show(text: str) -> None:
             await self._show(interrupt, state, text)
 
+        first_text: float | None = None
         try:
             async with aclosing(self.provider.stream(request)) as events:
                 async for event in events:
                     if isinstance(event, TextDelta):
+                        if first_text is None:
+                            first_text = time.monotonic()
                         raw.append(event.text)
                         await show(event.text)
                     elif isinstance(event, ToolCallEvent):
@@ -527,6 +553,9 @@ class Agent:
                     "prompt_tokens": usage.prompt_tokens, "completion_tokens": usage.completion_tokens,
                     "cached_tokens": usage.cached_tokens, "tools_offered": len(request.tools),
                     "tool_calls": len(calls), "finish": finish,
+                    "first_text_ms": None if first_text is None else round((first_text - started) * 1000, 1),
+                    **({"turn_ms": {**state.marks, "call": round((started - state.started) * 1000, 1)}}
+                       if round_no == 0 else {}),
                 })
         return "".join(raw), calls
 

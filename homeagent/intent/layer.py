@@ -59,8 +59,8 @@ from homeagent.intent.training import (
     NONE_LABEL,
     WHO_LABEL,
     Example,
+    LazyTemplates,
     Template,
-    all_templates,
     generate,
 )
 from homeagent.log import get_logger
@@ -222,7 +222,7 @@ class IntentLayer:
         self.db = db
         self.settings = settings or IntentSettings()
         self.model = IntentModel()
-        self.templates: dict[str, list[Template]] = {}
+        self.templates: Mapping[str, list[Template]] = {}
         self._actions: dict[str, ToolDef] = {}
         self._contexts: dict[tuple[str, str], _Context] = {}
         self._learned = 0
@@ -247,7 +247,7 @@ class IntentLayer:
                    fresh: bool = False, warm: bool = True) -> None:
         defs = self._action_defs()
         self._actions = {d.name: d for d in defs}
-        self.templates = all_templates(defs)
+        self.templates = LazyTemplates(defs)
         extra = [e for e in extra if e.action in self._actions or e.action == NONE_LABEL]
         # A trained model is read-only: one built from the same registry and examples is
         # shared (several Apps in one process, the CLI, tests) instead of trained again.

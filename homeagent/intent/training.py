@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -233,6 +233,35 @@ def _mark(text: str, args: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
 
 def all_templates(tools: Iterable[ToolDef]) -> dict[str, list[Template]]:
     return {tool.name: templates_for(tool) for tool in tools}
+
+
+class LazyTemplates(Mapping[str, list[Template]]):
+    """Every action's templates, each built when first asked for: a start that loads a
+    saved model needs only the templates of the actions it is asked to fill (building
+    all of them took 0.4 s of a restart); training reads them all."""
+
+    def __init__(self, tools: Iterable[ToolDef]) -> None:
+        self._tools = {tool.name: tool for tool in tools}
+        self._built: dict[str, list[Template]] = {}
+
+    def __getitem__(self, name: str) -> list[Template]:
+        built = self._built.get(name)
+        if built is None:
+            built = self._built[name] = templates_for(self._tools[name])
+        return built
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._tools
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._tools)
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+    def built(self) -> list[str]:
+        """The actions whose templates have been built so far."""
+        return list(self._built)
 
 
 def generate(

@@ -351,3 +351,30 @@ async def test_the_start_is_prepared_once_before_the_first_turn(make_config):
         await turn(app, "Hi")
         assert app.agent.stats.next_turns_prepared >= 1
     assert provider.warms_before_first_request == 1, provider.warmed
+
+
+async def test_a_start_whose_minute_turned_while_it_warmed_is_prepared_again(make_config):
+    """App.warm prepares the clock line early (beside the intent layer's training, which
+    can take half a minute); if the minute turned before the daemon is ready, the new
+    minute is prepared then, so the first turn evaluates only its own words."""
+    from dataclasses import dataclass, field
+
+    from homeagent.clock import FakeClock
+    from homeagent.llm.testing import FunctionProvider
+
+    @dataclass
+    class LocalLike(FunctionProvider):
+        warmed: list = field(default_factory=list)
+
+        async def warm(self, messages, tools=()):
+            self.warmed.append(messages[-1].content)  # the clock line
+            if len(self.warmed) == 1:
+                clock.advance(seconds=61)  # the rest of the start outlasts this minute
+            return len(messages)
+
+    clock = FakeClock()
+    provider = LocalLike(lambda request: "Hello!", supports_tools=False)
+    async with App(make_config(), provider=provider, clock=clock) as app:  # opening warms
+        assert [line[-5:] for line in provider.warmed] == ["09:00", "09:01"]
+        assert await app.agent.prepare_if_stale() is False  # the same minute: nothing to do
+    assert len(provider.warmed) == 2

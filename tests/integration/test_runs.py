@@ -67,6 +67,13 @@ async def test_create_follow_and_read_a_run(make_config):
     assert "".join(f[2]["text"] for f in frames if f[1] == "text_delta") == "It is late. 很晚了。"
     assert run["output"] == "It is late. 很晚了。" and run["input"] == "几点了?"
     assert run["provider"] == "scripted" and run["last_sequence"] == len(frames)
+    # Where the turn's time before the model went, and the call's first words.
+    calls = [f[2] for f in frames if f[1] == "model_call"]
+    steps = calls[0]["turn_ms"]
+    assert list(steps) == ["intent", "history", "context", "prompt", "scope", "call"]
+    assert list(steps.values()) == sorted(steps.values()) and steps["intent"] >= 0
+    assert "turn_ms" not in calls[1]  # the steps are the first call's
+    assert calls[0]["first_text_ms"] is None and calls[1]["first_text_ms"] >= 0  # a tool call, then words
 
 
 async def test_resume_yields_exactly_the_missed_events(make_config):

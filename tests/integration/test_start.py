@@ -11,6 +11,7 @@ import anyio
 import openai
 import pytest
 
+from homeagent.intent.training import LazyTemplates
 from homeagent.llm.base import ToolDef
 from homeagent.llm.testing import ScriptedProvider
 
@@ -120,8 +121,11 @@ async def test_the_intent_layer_trains_behind_http_and_a_restart_loads_its_saved
     async with running_app(config, provider=provider, http=True, prime_on_open=False) as app:
         await _trained(app)
         assert app.intent.model_source == "file"
+        templates = app.intent.templates
+        assert isinstance(templates, LazyTemplates) and templates.built() == []  # nothing built to load a model
         events = await turn(app, "add milk and eggs to the shopping list")
         assert provider.requests == []
+        assert "add_shopping_item" in templates.built() and len(templates.built()) < 10
         items = [r["name"] for r in await app.db.fetchall("SELECT name FROM shopping_items ORDER BY id")]
     assert sorted(items) == ["eggs", "milk"]  # one call each, run side by side
 
