@@ -521,19 +521,23 @@ def healthz(base: str) -> dict:
         return json.load(resp)
 
 
-def first_model_call(base: str) -> dict | None:
-    """The newest run's first model call as the daemon recorded it (prompt and cached
-    tokens, its duration): an action request's answer streams only after the actions it
-    asked for ran, so its TTFT over HTTP is not the engine's first token."""
+def newest_trace(base: str) -> list[dict]:
+    """The events of the daemon's newest run ([] before any)."""
     import urllib.request
 
     with urllib.request.urlopen(f"{base}/api/agent/runs?limit=1", timeout=5) as resp:
         runs = json.load(resp)["runs"]
     if not runs:
-        return None
+        return []
     with urllib.request.urlopen(f"{base}/api/agent/runs/{runs[0]['id']}/trace", timeout=5) as resp:
-        events = json.load(resp)["events"]
-    return next((e["data"] for e in events if e["type"] == "model_call"), None)
+        return json.load(resp)["events"]
+
+
+def first_model_call(base: str) -> dict | None:
+    """The newest run's first model call as the daemon recorded it (prompt and cached
+    tokens, its duration): an action request's answer streams only after the actions it
+    asked for ran, so its TTFT over HTTP is not the engine's first token."""
+    return next((e["data"] for e in newest_trace(base) if e["type"] == "model_call"), None)
 
 
 def daemon_parts(base: str, sent: dict) -> dict | None:
@@ -541,14 +545,7 @@ def daemon_parts(base: str, sent: dict) -> dict | None:
     sent -> the turn started (HTTP, the channel, the inbox), the turn's own steps before
     the model call (intent, history, context, prompt), and the engine: call -> first
     words (the shared wall clock of one machine)."""
-    import urllib.request
-
-    with urllib.request.urlopen(f"{base}/api/agent/runs?limit=1", timeout=5) as resp:
-        runs = json.load(resp)["runs"]
-    if not runs:
-        return None
-    with urllib.request.urlopen(f"{base}/api/agent/runs/{runs[0]['id']}/trace", timeout=5) as resp:
-        events = json.load(resp)["events"]
+    events = newest_trace(base)
     started = next((e["created_at"] for e in events if e["type"] == "turn_started"), None)
     call = next((e["data"] for e in events if e["type"] == "model_call"), None)
     if started is None:
