@@ -71,14 +71,31 @@ from homeagent.tools.registry import Permission, ToolContext, ToolRegistry, Tool
 log = get_logger("homeagent.intent")
 
 _QUESTION_RE = re.compile(
-    r"(?:吗|么|呢)[\s？?。!！]*$|[？?]\s*$|什么|哪|多少|(?<![好十])几[个天次点本杯瓶]|怎么样|咋样|如何|有没有|是不是|有啥|啥|"
-    r"^(?:what|which|who|whom|whose|where|when|how|is|are|am|was|were|do|does|did|have|has|any|should|shall|can i|may i)\b",
+    r"(?:吗|么|呢)[\s？?。!！]*$|[？?]\s*$|什么|哪|多少|(?<![好十])几(?:[个天次点本杯瓶号岁斤块遍回颗片粒顿度份张件条]|分(?!钟)|公[斤里])"
+    r"|怎么样|咋样|如何|有没有|是不是|是否|要不要|需不需要|该不该|够不够|有啥|啥|(?:对吧|是吧|对不对|没错吧|对不)[\s。!！]*$|"
+    r"^(?:(?:so|and|but|ok|okay|oh|um|uh|hey|well|wait)[\s,，]+)*(?:what|which|who|whom|whose|where|when|how|is|are|am|was"
+    r"|were|do|does|did|have|has|any|should|shall|can i|may i)\b"
+    # a tag question: "I took my pills, didn't I", "that's done, right"
+    r"|[,，]\s*(?:(?:did|do|does|is|are|was|were|have|has|had|wo|ca|could|would|should)n['’]?t)"
+    r"\s+(?:i|we|you|it|he|she|they|there)[\s?.!]*$|[,，]\s*(?:right|correct)\s*[?.!]*$"
+    # a question after a lead ("quick question, did I …", "remind me what the code was")
+    r"|^[^,，:：]{0,24}[,，:：]\s*(?:(?:did|do|have) (?:i|we)|(?:is|are|was|were) there)\b"
+    r"|\bremind me[\s,，]+(?:what|which|who|how many|how much|how long)\b"
+    r"|\b(?:tell me|do you know|i wonder|any idea)[\s,，]+(?:what|which|who|when|where|whether|if|how)\b"
+    r"|吗[，,]",
     re.I,
 )
 # Asking whether something happened or is there, even around polite words ("帮我…了吗？").
 _ASKS_RE = re.compile(r"(?:了吗|了么|了没有?|过吗|过\S{0,2}没有?|\S没)[\s？?。]*$|^(?:我)?是不是|有没有.*[？?]$|^(?:did|do|does|have|has|is|are|was|were)"
                       r" (?:i|we|you|it|there|my|the)\b|^is it true", re.I)
-_REQUEST_RE = re.compile(r"^(?:can|could|would|will) you\b|^please\b|帮我|麻烦|能不能帮|可以帮|请", re.I)
+# A particle after a question ("降压药吃了没啊"): the question is what comes before it.
+_PARTICLE_RE = re.compile(r"[啊呀呢吧哦嘛哈]+[\s？?。!！~～]*$")
+_REQUEST_RE = re.compile(r"^(?:can|could|would|will) you\b|^please\b|帮我|麻烦|能不能帮|可以帮|请(?!问)", re.I)
+# Asked to find something out: a request around a question is still a question ("帮我查一下
+# 我吃了几次药", "can you tell me how many tasks are left").
+_FIND_OUT_RE = re.compile(r"查|看看|看一下|瞧瞧|告诉我|说说|列一下|找找|找一下|搜|数一?下|算一?下"
+                          r"|\b(?:check(?! (?:off|in|it|that|them))|tell me|show|find|look|see|let me know|count"
+                          r"|work out|figure out|remind me (?:what|which|when|where|how|who|whether|if))\b", re.I)
 _WHO_RE = re.compile(r"你是谁|你叫什么|介绍一下你自己|你是什么|who are you|what(?:'s| is) your name|introduce yourself|what are you\b", re.I)
 _HELP_RE = re.compile(
     r"你能做什么|你会做什么|你会什么|你都会|会些什么|能干什么|你有什么功能|你能帮我做什么|能帮我干什么|怎么用你|^帮助$|^help\b|what can you do|what do you do"
@@ -362,9 +379,9 @@ class IntentLayer:
             return Route("intent", "who_am_i", 1.0, answer=self.who_am_i(lang), language=lang, reason="who")
         if _HELP_RE.search(text.strip()) and len(stripped) < 40:
             return Route("intent", "help", 1.0, answer=self.help_text(lang), language=lang, reason="help")
-        question = bool(_ASKS_RE.search(text.strip())) or (
+        question = bool(_ASKS_RE.search(text.strip()) or _ASKS_RE.search(_PARTICLE_RE.sub("", text.strip()))) or (
             bool(_QUESTION_RE.search(text.strip()) or _QUESTION_RE.search(stripped))
-            and not _REQUEST_RE.search(text.strip()))
+            and (not _REQUEST_RE.search(text.strip()) or bool(_FIND_OUT_RE.search(stripped))))
         if _UNDO_RE.match(stripped) or _UNDO_RE.match(text.strip()):
             return self._undo(ctx, lang)
         retarget = self._retarget(stripped, ctx, lang)
@@ -490,9 +507,9 @@ class IntentLayer:
                 spec = self.registry.get(label)
             else:
                 return self._to_model(text, lang, prediction, tools, question, reason="question, write predicted")
+        assert spec is not None
         if confidence < self.threshold:
             return self._to_model(text, lang, prediction, tools, question, reason="below threshold")
-        assert spec is not None
         args = self.fill(label, text)
         if any(isinstance(v, str) and _BARE_PRONOUN_RE.fullmatch(v.strip()) for v in args.values()):
             # "把它改到4点" with nothing touched before: which record is meant is unknown.
