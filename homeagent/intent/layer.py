@@ -163,6 +163,26 @@ _HEAD_RE = re.compile(r"^(?P<head>[^，,：:。.!！?？]{2,14}?)(?:\s*[，,：:
 # "上网搜一下…", "look up …": a request to search, even when what it searches for is a question.
 _SEARCH_RE = re.compile(r"上网|联网|网上|搜一下|搜搜|搜索|百度一下|\b(?:search|google|look up|look online)\b", re.I)
 _REMIND_RE = re.compile(r"提醒我|提醒一下|\bremind me\b|\bset a reminder\b", re.I)
+# A remark: said about the home, a feeling, a complaint ("我爸又在阳台偷偷抽烟了", "the cat keeps
+# knocking things off the table lol"). Its marks are how it is said (a laugh, a sigh, "又在",
+# "懒得", "the worst", "keeps …ing"); one of them and no request (`_ASKED_FOR_RE`) is no write.
+_REMARK_RE = re.compile(
+    r"嘿嘿|哈哈|呵呵|嘻嘻|唉|哎呀|烦死|气死|累死|笑死|无语|受不了|懒得|偷偷|怎么又|又在|又被|老是|总是|真是的|服了|崩溃|郁闷|讨厌"
+    r"|被.{0,6}(?:夸|表扬|骂|嫌弃)|太.{1,4}了吧|(?:爸|妈|老公|老婆|孩子|儿子|女儿|猫|狗|邻居|宝宝)又"
+    r"|^(?:the|my|our|his|her)\b.*\bagain\b"
+    r"|\b(?:lol|lmao|haha\w*|hehe|ugh|omg|honestly|seriously|unbelievable|the worst|the best|so annoying|can't stand|sick of"
+    r"|driving me|keeps? (?:on )?\w+ing|always|never)\b",
+    re.I,
+)
+# What asks for a change, or holds a value to keep: a command word, an amount, a clock time.
+_ASKED_FOR_RE = re.compile(
+    r"帮|请|麻烦|记|提醒|加(?!班|油)|添|删|改|买|放进|放到|存|打卡|完成|搞定|划掉|勾掉|设|建|安排|取消|登记|标记|别忘|需要|要买|得买|该|给我|心情|情绪"
+    r"|\d|[一二两三四五六七八九十百千万半]\s*(?:个|次|杯|瓶|盒|袋|块|元|斤|公斤|分钟|小时|点|毫升|克|公里|分|颗|片)"
+    r"|\b(?:remind|add|put|record|log|note|save|delete|remove|mark|cross|tick|set|create|schedule|track|need|needs|buy|get"
+    r"|change|move|cancel|please|can you|could you|would you|let's|don't forget|make sure|write|book|start|stop|pause|mood"
+    r"|feel|feeling|felt|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|half|am|pm|o'clock)\b",
+    re.I,
+)
 _ENUM_AFTER_MATCH = ("status", "meal", "kind", "type", "priority")
 _VERBS = ("create", "add", "record", "update", "delete", "complete", "mark", "check_in", "list", "get", "write")
 
@@ -508,6 +528,10 @@ class IntentLayer:
             else:
                 return self._to_model(text, lang, prediction, tools, question, reason="question, write predicted")
         assert spec is not None
+        if spec.permission in (Permission.WRITE, Permission.DELETE) and _is_remark(stripped):
+            # A remark with no request in it ("我爸又在阳台偷偷抽烟了"): the model answers it in
+            # words, however sure the classifier is of a write.
+            return self._to_model(text, lang, prediction, tools, question, reason="remark", offer_actions=False)
         if confidence < self.threshold:
             return self._to_model(text, lang, prediction, tools, question, reason="below threshold")
         args = self.fill(label, text)
@@ -1059,6 +1083,11 @@ def _is_bare(text: str) -> bool:
     rest = _BARE_FILLER_RE.sub(" ", rest)
     rest = re.sub(r"到|掉|成|为|\b(?:to|it|that|on|at|for|the|please|instead)\b", " ", rest, flags=re.I)
     return len(rest.replace(" ", "")) <= 1 if has_han(text) else not rest.split()
+
+
+def _is_remark(text: str) -> bool:
+    """Said, not asked: a remark's mark and nothing that asks for a change or holds a value."""
+    return bool(_REMARK_RE.search(text)) and not _ASKED_FOR_RE.search(text)
 
 
 def _key(text: str) -> str:

@@ -10,6 +10,7 @@ import asyncio
 import pytest
 
 from homeagent.intent import IntentLayer, Route
+from homeagent.intent.layer import _is_remark
 
 
 def route(layer: IntentLayer, text: str) -> Route:
@@ -41,3 +42,43 @@ def test_a_question_form_never_writes(layer: IntentLayer, text: str) -> None:
     found = route(layer, text)
     assert not writes(layer, found), found.trace()
     assert found.question, found.trace()
+
+
+@pytest.mark.parametrize("text", [
+    "我爸又在阳台偷偷抽烟了", "洗衣机洗完了又懒得晾", "我做的红烧肉被全家夸了，嘿嘿",
+    "孩子又在沙发上吃零食，唉", "老公又被领导骂了", "邻居家的狗老是半夜叫，烦死了",
+    "the cat keeps knocking things off the table lol", "honestly, Mondays are the worst",
+    "my husband always leaves his socks on the floor", "the dog keeps barking at the mailman haha",
+])
+def test_a_remark_reaches_the_model_with_no_action(layer: IntentLayer, text: str) -> None:
+    found = route(layer, text)
+    assert not writes(layer, found), found.trace()
+    assert found.path == "model"
+    assert not {t.name for t in found.tools} & set(layer.templates), found.trace()
+
+
+@pytest.mark.parametrize(("text", "action"), [
+    # A remark's mark beside a request: the request wins.
+    ("哈哈，提醒我明天下午三点交电费", "create_task"),
+    ("add crisps to the shopping list lol", "add_shopping_item"),
+    ("唉，又忘了，帮我记一下买酱油", "add_shopping_item"),
+    # Terse commands and logs carry no remark's mark.
+    ("买两盒牛奶", "add_shopping_item"),
+    ("remind me to call the vet tomorrow at 9", "create_task"),
+    ("今天喝了两杯水", "record_water"),
+])
+def test_a_request_with_a_remarks_mark_still_acts(layer: IntentLayer, text: str, action: str) -> None:
+    found = route(layer, text)
+    assert [c.name for c in found.calls][:1] == [action], found.trace()
+
+
+@pytest.mark.parametrize(("text", "remark"), [
+    ("我爸又在阳台偷偷抽烟了", True),
+    ("honestly, Mondays are the worst", True),
+    ("又加班到十点，累死了", False),  # an amount and a time: perhaps a log, the classifier decides
+    ("哈哈，提醒我明天交电费", False),
+    ("the cat keeps knocking things off the table lol, remind me to buy a mat", False),
+    ("牛奶没了", False),
+])
+def test_what_marks_a_remark(text: str, remark: bool) -> None:
+    assert _is_remark(text) is remark
