@@ -183,6 +183,14 @@ _ASKED_FOR_RE = re.compile(
     r"|feel|feeling|felt|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|half|am|pm|o'clock)\b",
     re.I,
 )
+# What takes a record away: a delete with none of these words ("Inventory of the garage,
+# please", "countdown for Tom's exam") is no delete, however sure the classifier is.
+_REMOVE_RE = re.compile(
+    r"删|取消|去掉|不要|划掉|移除|扔|丢|撤|清掉|拿掉|卖了|卖掉|送人|送掉|坏了|没了|不用了|不需要|算了|作废|不去了|不办了|不养了|不看了|不做了|去除|别记"
+    r"|\b(?:delete|remove|cancel|drop|scrap|get rid|off|clear|erase|forget|ditch|bin|threw|throw|sold|gave away|no longer"
+    r"|not happening|called off|trash|nuke|can go|stop tracking|stop|wipe|lose|kill)\b|['’]s off\b|\bis off\b",
+    re.I,
+)
 _ENUM_AFTER_MATCH = ("status", "meal", "kind", "type", "priority")
 _VERBS = ("create", "add", "record", "update", "delete", "complete", "mark", "check_in", "list", "get", "write")
 
@@ -532,6 +540,8 @@ class IntentLayer:
             # A remark with no request in it ("我爸又在阳台偷偷抽烟了"): the model answers it in
             # words, however sure the classifier is of a write.
             return self._to_model(text, lang, prediction, tools, question, reason="remark", offer_actions=False)
+        if label.startswith("delete_") and not _REMOVE_RE.search(fix_typos(stripped)):
+            return self._to_model(text, lang, prediction, tools, question, reason="delete, no removal word")
         if confidence < self.threshold:
             return self._to_model(text, lang, prediction, tools, question, reason="below threshold")
         args = self.fill(label, text)

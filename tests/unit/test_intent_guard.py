@@ -82,3 +82,21 @@ def test_a_request_with_a_remarks_mark_still_acts(layer: IntentLayer, text: str,
 ])
 def test_what_marks_a_remark(text: str, remark: bool) -> None:
     assert _is_remark(text) is remark
+
+
+@pytest.mark.parametrize("text", [
+    "Inventory of the garage, please", "Go through the household inventory for me", "把家里的物品清单给我看一下",
+    "countdown for Tom's exam, 12th of June", "羽绒被收在主卧衣柜顶上了，记到物品里",
+])
+def test_a_delete_needs_a_word_that_takes_the_record_away(layer: IntentLayer, text: str) -> None:
+    found = route(layer, text)
+    assert not [c.name for c in found.calls if c.name.startswith("delete_")], found.trace()
+
+
+@pytest.mark.parametrize(("text", "action"), [
+    ("Stop tracking green tea", "delete_habit"), ("三亚那个倒计时不需要了", "delete_countdown"),
+    ("nuke the gym task", "delete_task"), ("delte the dentist appoinment", "delete_event"),
+])
+def test_a_delete_with_its_word_still_deletes(layer: IntentLayer, text: str, action: str) -> None:
+    found = route(layer, text)
+    assert [c.name for c in found.calls][:1] == [action], found.trace()
