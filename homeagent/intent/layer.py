@@ -191,6 +191,14 @@ _REMOVE_RE = re.compile(
     r"|not happening|called off|trash|nuke|can go|stop tracking|stop|wipe|lose|kill)\b|['’]s off\b|\bis off\b",
     re.I,
 )
+# A time put right just after a record: "不是明天，是后天", "no, not Thursday, Friday", "Friday, not
+# Thursday": the record's own time, said again.
+_WHEN_FIX_RE = re.compile(
+    r"^(?:不对[\s，,]*)?不是\s*(?P<zh_a>[^，,。]{1,12}?)\s*[，,]?\s*(?:而是|应该是|是|改成|改到)\s*(?P<zh_b>[^，,。]{1,16}?)[\s。!！吧啊]*$"
+    r"|^(?:(?:no|sorry|oops)[\s,，]*)*not (?P<en_a>[\w' ]{1,24}?)[\s,，]+(?:but |it's |it is |i meant |i mean )?(?P<en_b>[\w' :]{1,30}?)[\s.!]*$"
+    r"|^(?:(?:no|sorry|oops)[\s,，]*)*(?P<en_b2>[\w' :]{1,30}?)[\s,，]+not (?P<en_a2>[\w' ]{1,24}?)[\s.!]*$",
+    re.I,
+)
 _ENUM_AFTER_MATCH = ("status", "meal", "kind", "type", "priority")
 _VERBS = ("create", "add", "record", "update", "delete", "complete", "mark", "check_in", "list", "get", "write")
 
@@ -415,6 +423,9 @@ class IntentLayer:
         retarget = self._retarget(stripped, ctx, lang)
         if retarget is not None:
             return retarget
+        fixed = None if question else self._when_fix(text.strip(), ctx, lang)
+        if fixed is not None:
+            return fixed
         # A correction: "不是这个，我是说记到购物清单里" — route what follows, learn from it.
         correction = _CORRECTION_RE.match(stripped)
         if correction and correction.end() < len(stripped) and ctx.last_text:
@@ -641,6 +652,31 @@ class IntentLayer:
         # The record meant first: its result is the answer's head and the record touched now.
         calls.insert(0, ToolCall(_call_id(), name, json.dumps(redo, ensure_ascii=False)))
         return Route("intent", name, 1.0, calls=calls, language=lang, reason="retarget", prefix=prefix)
+
+    def _when_fix(self, text: str, ctx: _Context, lang: str) -> Route | None:
+        """"不是明天，是后天" right after a record made or moved: that record's time, put right
+        (its time of day kept when only the day is said)."""
+        m = _WHEN_FIX_RE.match(text)
+        if m is None or ctx.last_id is None:
+            return None
+        wrong = next((g for g in (m.group("zh_a"), m.group("en_a"), m.group("en_a2")) if g), "").strip()
+        right = next((g for g in (m.group("zh_b"), m.group("en_b"), m.group("en_b2")) if g), "").strip()
+        said = find_when(right)
+        if not wrong or find_when(wrong) is None or said is None or said[0] != right:
+            return None
+        entity = _entity(ctx.last_action)
+        target = next((n for n in self._actions if n.startswith("update_") and _entity(n) == entity), None)
+        spec = self.registry.get(target) if target else None
+        if target is None or spec is None:
+            return None
+        props = dict(spec.parameters).get("properties", {})
+        key = next((k for k in ("due", "start", "date", "time") if k in props and is_when(props[k])
+                    and (ctx.last_data.get(k) or k in ("due", "start"))), None)
+        if key is None:
+            return None
+        args = {"id": ctx.last_id, key: self._same_day(right, ctx)}
+        return Route("intent", target, 1.0, calls=[ToolCall(_call_id(), target, json.dumps(args, ensure_ascii=False))],
+                     language=lang, reason="follow-up: time put right")
 
     def _reading_of(self, name: str) -> str | None:
         """The reading action of the domain `name` writes to (check_in_habit → list_habits)."""

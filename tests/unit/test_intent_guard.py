@@ -6,6 +6,7 @@ no database, nothing is run)."""
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 
@@ -100,3 +101,33 @@ def test_a_delete_needs_a_word_that_takes_the_record_away(layer: IntentLayer, te
 def test_a_delete_with_its_word_still_deletes(layer: IntentLayer, text: str, action: str) -> None:
     found = route(layer, text)
     assert [c.name for c in found.calls][:1] == [action], found.trace()
+
+
+
+@pytest.mark.parametrize(("text", "last", "data", "action", "args"), [
+    ("不是明天，是后天", "create_task", {"due": "2026-03-05"}, "update_task", {"due": "后天"}),
+    ("不对，不是周四，是周五", "create_event", {"start": "2026-03-05T14:00:00+08:00"}, "update_event",
+     {"start": "2026-03-06 14:00"}),
+    ("no, not Thursday, Friday", "create_task", {"due": "2026-03-05"}, "update_task", {"due": "Friday"}),
+    ("Friday, not Thursday", "create_event", {"start": "2026-03-05T14:00:00+08:00"}, "update_event",
+     {"start": "2026-03-06 14:00"}),
+])
+def test_a_time_put_right_moves_the_record_just_made(layer: IntentLayer, text: str, last: str, data: dict,
+                                                     action: str, args: dict) -> None:
+    from homeagent.intent.layer import _Context
+
+    channel = "fix:" + text
+    layer._contexts[("", channel)] = _Context(last_action=last, last_id=7, last_text="…", last_data=data)
+    found = asyncio.run(layer.route(text, channel=channel, tools=layer.registry.definitions()))
+    assert [c.name for c in found.calls] == [action], found.trace()
+    assert json.loads(found.calls[0].arguments) == {"id": 7, **args}
+
+
+@pytest.mark.parametrize("text", ["不是这个，是周报那个", "no, not that one, the bank one", "milk, not cream"])
+def test_what_is_no_time_put_right(layer: IntentLayer, text: str) -> None:
+    from homeagent.intent.layer import _Context
+
+    channel = "nofix:" + text
+    layer._contexts[("", channel)] = _Context(last_action="create_task", last_id=7, last_data={"due": "2026-03-05"})
+    found = asyncio.run(layer.route(text, channel=channel, tools=layer.registry.definitions()))
+    assert found.reason != "follow-up: time put right", found.trace()
