@@ -62,7 +62,7 @@ def test_a_remark_reaches_the_model_with_no_action(layer: IntentLayer, text: str
     # A remark's mark beside a request: the request wins.
     ("哈哈，提醒我明天下午三点交电费", "create_task"),
     ("add crisps to the shopping list lol", "add_shopping_item"),
-    ("唉，又忘了，帮我记一下买酱油", "add_shopping_item"),
+    ("唉，提醒我今晚八点给妈妈打电话", "create_task"),
     # Terse commands and logs carry no remark's mark.
     ("买两盒牛奶", "add_shopping_item"),
     ("remind me to call the vet tomorrow at 9", "create_task"),
