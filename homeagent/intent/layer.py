@@ -71,14 +71,31 @@ from homeagent.tools.registry import Permission, ToolContext, ToolRegistry, Tool
 log = get_logger("homeagent.intent")
 
 _QUESTION_RE = re.compile(
-    r"(?:吗|么|呢)[\s？?。!！]*$|[？?]\s*$|什么|哪|多少|(?<![好十])几[个天次点本杯瓶]|怎么样|咋样|如何|有没有|是不是|有啥|啥|"
-    r"^(?:what|which|who|whom|whose|where|when|how|is|are|am|was|were|do|does|did|have|has|any|should|shall|can i|may i)\b",
+    r"(?:吗|么|呢)[\s？?。!！]*$|[？?]\s*$|什么|哪|多少|(?<![好十])几(?:[个天次点本杯瓶号岁斤块遍回颗片粒顿度份张件条]|分(?!钟)|公[斤里])"
+    r"|怎么样|咋样|如何|有没有|是不是|是否|要不要|需不需要|该不该|够不够|有啥|啥|(?:对吧|是吧|对不对|没错吧|对不)[\s。!！]*$|"
+    r"^(?:(?:so|and|but|ok|okay|oh|um|uh|hey|well|wait)[\s,，]+)*(?:what|which|who|whom|whose|where|when|how|is|are|am|was"
+    r"|were|do|does|did|have|has|any|should|shall|can i|may i)\b"
+    # a tag question: "I took my pills, didn't I", "that's done, right"
+    r"|[,，]\s*(?:(?:did|do|does|is|are|was|were|have|has|had|wo|ca|could|would|should)n['’]?t)"
+    r"\s+(?:i|we|you|it|he|she|they|there)[\s?.!]*$|[,，]\s*(?:right|correct)\s*[?.!]*$"
+    # a question after a lead ("quick question, did I …", "remind me what the code was")
+    r"|^[^,，:：]{0,24}[,，:：]\s*(?:(?:did|do|have) (?:i|we)|(?:is|are|was|were) there)\b"
+    r"|\bremind me[\s,，]+(?:what|which|who|how many|how much|how long)\b"
+    r"|\b(?:tell me|do you know|i wonder|any idea)[\s,，]+(?:what|which|who|when|where|whether|if|how)\b"
+    r"|吗[，,]",
     re.I,
 )
 # Asking whether something happened or is there, even around polite words ("帮我…了吗？").
 _ASKS_RE = re.compile(r"(?:了吗|了么|了没有?|过吗|过\S{0,2}没有?|\S没)[\s？?。]*$|^(?:我)?是不是|有没有.*[？?]$|^(?:did|do|does|have|has|is|are|was|were)"
                       r" (?:i|we|you|it|there|my|the)\b|^is it true", re.I)
-_REQUEST_RE = re.compile(r"^(?:can|could|would|will) you\b|^please\b|帮我|麻烦|能不能帮|可以帮|请", re.I)
+# A particle after a question ("降压药吃了没啊"): the question is what comes before it.
+_PARTICLE_RE = re.compile(r"[啊呀呢吧哦嘛哈]+[\s？?。!！~～]*$")
+_REQUEST_RE = re.compile(r"^(?:can|could|would|will) you\b|^please\b|帮我|麻烦|能不能帮|可以帮|请(?!问)", re.I)
+# Asked to find something out: a request around a question is still a question ("帮我查一下
+# 我吃了几次药", "can you tell me how many tasks are left").
+_FIND_OUT_RE = re.compile(r"查|看看|看一下|瞧瞧|告诉我|说说|列一下|找找|找一下|搜|数一?下|算一?下"
+                          r"|\b(?:check(?! (?:off|in|it|that|them))|tell me|show|find|look|see|let me know|count"
+                          r"|work out|figure out|remind me (?:what|which|when|where|how|who|whether|if))\b", re.I)
 _WHO_RE = re.compile(r"你是谁|你叫什么|介绍一下你自己|你是什么|who are you|what(?:'s| is) your name|introduce yourself|what are you\b", re.I)
 _HELP_RE = re.compile(
     r"你能做什么|你会做什么|你会什么|你都会|会些什么|能干什么|你有什么功能|你能帮我做什么|能帮我干什么|怎么用你|^帮助$|^help\b|what can you do|what do you do"
@@ -146,6 +163,42 @@ _HEAD_RE = re.compile(r"^(?P<head>[^，,：:。.!！?？]{2,14}?)(?:\s*[，,：:
 # "上网搜一下…", "look up …": a request to search, even when what it searches for is a question.
 _SEARCH_RE = re.compile(r"上网|联网|网上|搜一下|搜搜|搜索|百度一下|\b(?:search|google|look up|look online)\b", re.I)
 _REMIND_RE = re.compile(r"提醒我|提醒一下|\bremind me\b|\bset a reminder\b", re.I)
+# A remark: said about the home, a feeling, a complaint ("我爸又在阳台偷偷抽烟了", "the cat keeps
+# knocking things off the table lol"). Its marks are how it is said (a laugh, a sigh, "又在",
+# "懒得", "the worst", "keeps …ing"); one of them and no request (`_ASKED_FOR_RE`) is no write.
+_REMARK_RE = re.compile(
+    r"嘿嘿|哈哈|呵呵|嘻嘻|唉|哎呀|烦死|气死|累死|笑死|无语|受不了|懒得|偷偷|怎么又|又在|又被|老是|总是|真是的|服了|崩溃|郁闷|讨厌"
+    r"|被.{0,6}(?:夸|表扬|骂|嫌弃)|太.{1,4}了吧|(?:爸|妈|老公|老婆|孩子|儿子|女儿|猫|狗|邻居|宝宝)又"
+    r"|^(?:the|my|our|his|her)\b.*\bagain\b"
+    r"|\b(?:lol|lmao|haha\w*|hehe|ugh|omg|honestly|seriously|unbelievable|the worst|the best|so annoying|can't stand|sick of"
+    r"|driving me|keeps? (?:on )?\w+ing|always|never)\b",
+    re.I,
+)
+# What asks for a change, or holds a value to keep: a command word, an amount, a clock time.
+_ASKED_FOR_RE = re.compile(
+    r"帮|请|麻烦|记|提醒|加(?!班|油)|添|删|改|买|放进|放到|存|打卡|完成|搞定|划掉|勾掉|设|建|安排|取消|登记|标记|别忘|需要|要买|得买|该|给我|心情|情绪"
+    r"|\d|[一二两三四五六七八九十百千万半]\s*(?:个|次|杯|瓶|盒|袋|块|元|斤|公斤|分钟|小时|点|毫升|克|公里|分|颗|片)"
+    r"|\b(?:remind|add|put|record|log|note|save|delete|remove|mark|cross|tick|set|create|schedule|track|need|needs|buy|get"
+    r"|change|move|cancel|please|can you|could you|would you|let's|don't forget|make sure|write|book|start|stop|pause|mood"
+    r"|feel|feeling|felt|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|half|am|pm|o'clock)\b",
+    re.I,
+)
+# What takes a record away: a delete with none of these words ("Inventory of the garage,
+# please", "countdown for Tom's exam") is no delete, however sure the classifier is.
+_REMOVE_RE = re.compile(
+    r"删|取消|去掉|不要|划掉|移除|扔|丢|撤|清掉|拿掉|卖了|卖掉|送人|送掉|坏了|没了|不用了|不需要|算了|作废|不去了|不办了|不养了|不看了|不做了|去除|别记"
+    r"|\b(?:delete|remove|cancel|drop|scrap|get rid|off|clear|erase|forget|ditch|bin|threw|throw|sold|gave away|no longer"
+    r"|not happening|called off|trash|nuke|can go|stop tracking|stop|wipe|lose|kill)\b|['’]s off\b|\bis off\b",
+    re.I,
+)
+# A time put right just after a record: "不是明天，是后天", "no, not Thursday, Friday", "Friday, not
+# Thursday": the record's own time, said again.
+_WHEN_FIX_RE = re.compile(
+    r"^(?:不对[\s，,]*)?不是\s*(?P<zh_a>[^，,。]{1,12}?)\s*[，,]?\s*(?:而是|应该是|是|改成|改到)\s*(?P<zh_b>[^，,。]{1,16}?)[\s。!！吧啊]*$"
+    r"|^(?:(?:no|sorry|oops)[\s,，]*)*not (?P<en_a>[\w' ]{1,24}?)[\s,，]+(?:but |it's |it is |i meant |i mean )?(?P<en_b>[\w' :]{1,30}?)[\s.!]*$"
+    r"|^(?:(?:no|sorry|oops)[\s,，]*)*(?P<en_b2>[\w' :]{1,30}?)[\s,，]+not (?P<en_a2>[\w' ]{1,24}?)[\s.!]*$",
+    re.I,
+)
 _ENUM_AFTER_MATCH = ("status", "meal", "kind", "type", "priority")
 _VERBS = ("create", "add", "record", "update", "delete", "complete", "mark", "check_in", "list", "get", "write")
 
@@ -362,14 +415,17 @@ class IntentLayer:
             return Route("intent", "who_am_i", 1.0, answer=self.who_am_i(lang), language=lang, reason="who")
         if _HELP_RE.search(text.strip()) and len(stripped) < 40:
             return Route("intent", "help", 1.0, answer=self.help_text(lang), language=lang, reason="help")
-        question = bool(_ASKS_RE.search(text.strip())) or (
+        question = bool(_ASKS_RE.search(text.strip()) or _ASKS_RE.search(_PARTICLE_RE.sub("", text.strip()))) or (
             bool(_QUESTION_RE.search(text.strip()) or _QUESTION_RE.search(stripped))
-            and not _REQUEST_RE.search(text.strip()))
+            and (not _REQUEST_RE.search(text.strip()) or bool(_FIND_OUT_RE.search(stripped))))
         if _UNDO_RE.match(stripped) or _UNDO_RE.match(text.strip()):
             return self._undo(ctx, lang)
         retarget = self._retarget(stripped, ctx, lang)
         if retarget is not None:
             return retarget
+        fixed = None if question else self._when_fix(text.strip(), ctx, lang)
+        if fixed is not None:
+            return fixed
         # A correction: "不是这个，我是说记到购物清单里" — route what follows, learn from it.
         correction = _CORRECTION_RE.match(stripped)
         if correction and correction.end() < len(stripped) and ctx.last_text:
@@ -490,9 +546,15 @@ class IntentLayer:
                 spec = self.registry.get(label)
             else:
                 return self._to_model(text, lang, prediction, tools, question, reason="question, write predicted")
+        assert spec is not None
+        if spec.permission in (Permission.WRITE, Permission.DELETE) and _is_remark(stripped):
+            # A remark with no request in it ("我爸又在阳台偷偷抽烟了"): the model answers it in
+            # words, however sure the classifier is of a write.
+            return self._to_model(text, lang, prediction, tools, question, reason="remark", offer_actions=False)
+        if label.startswith("delete_") and not _REMOVE_RE.search(fix_typos(stripped)):
+            return self._to_model(text, lang, prediction, tools, question, reason="delete, no removal word")
         if confidence < self.threshold:
             return self._to_model(text, lang, prediction, tools, question, reason="below threshold")
-        assert spec is not None
         args = self.fill(label, text)
         if any(isinstance(v, str) and _BARE_PRONOUN_RE.fullmatch(v.strip()) for v in args.values()):
             # "把它改到4点" with nothing touched before: which record is meant is unknown.
@@ -590,6 +652,31 @@ class IntentLayer:
         # The record meant first: its result is the answer's head and the record touched now.
         calls.insert(0, ToolCall(_call_id(), name, json.dumps(redo, ensure_ascii=False)))
         return Route("intent", name, 1.0, calls=calls, language=lang, reason="retarget", prefix=prefix)
+
+    def _when_fix(self, text: str, ctx: _Context, lang: str) -> Route | None:
+        """"不是明天，是后天" right after a record made or moved: that record's time, put right
+        (its time of day kept when only the day is said)."""
+        m = _WHEN_FIX_RE.match(text)
+        if m is None or ctx.last_id is None:
+            return None
+        wrong = next((g for g in (m.group("zh_a"), m.group("en_a"), m.group("en_a2")) if g), "").strip()
+        right = next((g for g in (m.group("zh_b"), m.group("en_b"), m.group("en_b2")) if g), "").strip()
+        said = find_when(right)
+        if not wrong or find_when(wrong) is None or said is None or said[0] != right:
+            return None
+        entity = _entity(ctx.last_action)
+        target = next((n for n in self._actions if n.startswith("update_") and _entity(n) == entity), None)
+        spec = self.registry.get(target) if target else None
+        if target is None or spec is None:
+            return None
+        props = dict(spec.parameters).get("properties", {})
+        key = next((k for k in ("due", "start", "date", "time") if k in props and is_when(props[k])
+                    and (ctx.last_data.get(k) or k in ("due", "start"))), None)
+        if key is None:
+            return None
+        args = {"id": ctx.last_id, key: self._same_day(right, ctx)}
+        return Route("intent", target, 1.0, calls=[ToolCall(_call_id(), target, json.dumps(args, ensure_ascii=False))],
+                     language=lang, reason="follow-up: time put right")
 
     def _reading_of(self, name: str) -> str | None:
         """The reading action of the domain `name` writes to (check_in_habit → list_habits)."""
@@ -1042,6 +1129,11 @@ def _is_bare(text: str) -> bool:
     rest = _BARE_FILLER_RE.sub(" ", rest)
     rest = re.sub(r"到|掉|成|为|\b(?:to|it|that|on|at|for|the|please|instead)\b", " ", rest, flags=re.I)
     return len(rest.replace(" ", "")) <= 1 if has_han(text) else not rest.split()
+
+
+def _is_remark(text: str) -> bool:
+    """Said, not asked: a remark's mark and nothing that asks for a change or holds a value."""
+    return bool(_REMARK_RE.search(text)) and not _ASKED_FOR_RE.search(text)
 
 
 def _key(text: str) -> str:
