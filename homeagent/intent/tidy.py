@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from datetime import date, datetime
 from typing import Any
 
+from homeagent.intent.objects import refine
 from homeagent.intent.structured import duration_minutes
 from homeagent.numbers import parse_number
 
@@ -353,7 +354,7 @@ def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any],
                     found = month_end(m.group(0), now)
             if found is not None:
                 out[key] = found
-    return out
+    return refine(text, action, props, out)
 
 
 _PRIVATE_RE = re.compile(r"只有我能看|只给我看|仅自己可见|私密|私人的?|\bprivate\b|\bjust for me\b|\bonly (?:i|me) can see\b", re.I)

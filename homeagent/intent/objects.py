@@ -1,0 +1,179 @@
+"""The object phrase's last pass, after `tidy`: the words people say around a record's
+name that are not the name, and slots said in passing.
+
+- vague time words ("待会儿", "回头"), a deadline's own word left behind once its date was
+  taken out ("截止", "之前"), a forgotten/for-now aside ("忘了", "先", "一段时间"), the
+  asking ("提醒一下我") and a "把…从日历上去掉" / "…放进日程" command around the name;
+- a name introduced by 叫 ("加个叫冥想的习惯"), a record pointed at by 那活儿 / 那件事;
+- a meal's word before its food ("午饭吃的麻辣烫");
+- money: its direction from the words (花了, 买, 交了, 打车 → expense; 工资, 到账, 卖…回了,
+  received → income; a write with neither is an expense, the action's default said out),
+  a category named in the sentence ("记到礼物类", "category: gifts");
+- an event: the end of a range ("两点到四点", "from 2 to 4pm"), a place said with 在 before
+  what happens there ("在301会议室开项目评审会").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+_HAN = r"\u4e00-\u9fff"
+_NAME_KEYS = ("content", "title", "habit", "item", "dish", "food", "subject", "place", "plant", "pet", "medicine")
+# A piece of a name that is only an aside: when, for how long, that it was forgotten, a deadline's word.
+_ASIDE_ZH = re.compile(
+    r"(?:待会儿?|等会儿?|等一下|等下|一会儿?|过会儿?|回头|稍后|晚点|晚些时候|到时候?|先|暂时|暂且|"
+    r"一段时间|一阵子?|这几天|几天|新|新建|新的|截止(?:日期|时间)?|截至|到期|之前|以前|前|忘了|忘记了?|又|还)")
+_LEAD_ZH = re.compile(r"^(?:待会儿?|等会儿?|等下|一会儿?|过会儿?|回头|稍后|晚点|忘了|忘记了?)\s*(?=\S{2})")
+_TAIL_ZH = re.compile(r"(?<=\S{2})\s*(?:先|暂时|截止(?:日期|时间)?|截至|到期)$")
+_ASKING_ZH = re.compile(r"^(?:记得|别忘了|提醒(?:一下)?(?:我)?|叫我|喊我|让我|一下我?|我(?=(?:给|去|要|把|跟|和|带|找|交|买|打)\S))"
+                         r"\s*(?:去|要)?(?=\S{2})")
+# "…从日历上去掉", "…放进日程", "…加进去": the command around the record, not its name.
+_FROM_LIST_ZH = re.compile(r"(?<=\S{2})\s*从\s*\S{1,6}?(?:(?:上|里|中)\s*(?:去掉|删掉|删除|拿掉|移除|删了|划掉|撤掉|去除)?|"
+                           r"(?:去掉|删掉|删除|拿掉|移除|删了|划掉|撤掉|去除))(?:吧|了)?$")
+_INTO_LIST_ZH = re.compile(r"(?<=\S{2})\s*(?:放进|放到|加进|加到|加入|记到|存到|写进|添加到|放入)(?:去|里|里面)?$")
+_CALLED_ZH = re.compile(rf"^(?:一个|个)?(?:叫做?|名叫|名为|叫作)\s*(?P<n>[{_HAN}A-Za-z0-9]{{1,12}}?)(?:的)?$")
+_POINTER_ZH = re.compile(r"(?<=\S{2})\s*(?:那|这)(?:个)?(?:活儿?|事儿?|件事)$")
+_MEAL_ZH = re.compile(r"^(?:早饭|早餐|早上|午饭|午餐|中饭|中午|晚饭|晚餐|晚上|夜宵|宵夜|加餐|下午茶)\s*(?:吃的是|吃了|吃的|吃|是|：|:)\s*(?=\S)")
+_MEAL_EN = re.compile(r"^(?:(?:for\s+)?(?:breakfast|lunch|dinner|supper)\s+(?:i\s+had|was|i\s+ate|:)\s*|(?:i\s+)?(?:had|ate)\s+)(?=\S)",
+                      re.I)
+
+_INCOME_RE = re.compile(
+    r"工资|薪水|奖金|到账|进账|收入|收到|入账|报销款|分红|利息|退款|退了|红包收|"
+    r"卖(?:\S{0,12}?)(?:回了|得了|了|掉)|"
+    r"\b(?:got paid|paid me|salary|wages?|income|earned|earnings|received|receive|sold|selling|refund(?:ed)?|bonus"
+    r"|dividends?|interest)\b", re.I)
+_EXPENSE_RE = re.compile(r"花了|花掉|支出|付了|交了|买|打车|消费|充值|缴|扣了|\b(?:spent|spend|spending|paid|bought|buy|cost|costs)\b",
+                         re.I)
+_CATEGORY_RE = re.compile(rf"[，,\s]*(?:记到|记在|归到|归为|算到|算作|放到|分到)\s*(?P<zh>[{_HAN}A-Za-z]{{1,6}}?)\s*(?:类别?|分类)(?:里|下|中)?"
+                          rf"|(?:类别|分类)\s*(?:是|为|[:：])\s*(?P<zh2>[{_HAN}A-Za-z]{{1,6}})"
+                          r"|\b(?:category|under)\s*[:：]?\s*(?P<en>[a-z]+)(?:\s+category)?\b", re.I)
+
+_CLOCK_ZH = r"(?:凌晨|早上|早晨|上午|中午|下午|傍晚|晚上)?\s*[\d一二两三四五六七八九十]{1,3}\s*[点點:：]\s*(?:半|一刻|三刻|[\d一二三四五六七八九十]{1,3}\s*分?)?"
+_RANGE_ZH = re.compile(rf"^\s*(?:到|至|~|～|-|—)\s*(?P<end>{_CLOCK_ZH})\s*")
+_RANGE_EN = re.compile(r"^\s*(?:to|until|till|-|–)\s*(?P<end>\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?)(?![\w:])\s*", re.I)
+_PLACE_SUFFIX = (r"(?:会议室|教室|办公室|室|厅|馆|店|楼|层|公园|医院|学校|中心|餐厅|饭店|酒店|广场|商场|影院|影城|球场|体育场|场|家|号|路|院|所|处"
+                 r"|部|区|园|吧|站|机场|公司)")
+_PLACE_HEAD = rf"^(?P<before>.*?)在\s*(?P<p>[{_HAN}A-Za-z0-9]{{1,12}}?{_PLACE_SUFFIX})\s*"
+_PLACE_VERB = r"(?P<v>开|举行|举办|办|参加|上|做|见面|见|吃|有)"
+_PLACE_ZH = (re.compile(_PLACE_HEAD + _PLACE_VERB + r"\s*(?P<t>[^，,。；;]*)$"),
+             re.compile(_PLACE_HEAD + _PLACE_VERB + r"?\s*(?P<t>[^，,。；;]*)$"))
+
+
+def _pieces_kept(value: str) -> str:
+    """A Chinese value with holes ("待会儿 给房东打电话"): the pieces that are not asides."""
+    if not re.search(f"[{_HAN}]", value):
+        return value
+    pieces = [p for p in re.split(r"\s+", value.strip()) if p]
+    kept = [p for p in pieces if not _ASIDE_ZH.fullmatch(p)]
+    if kept and len(kept) < len(pieces):
+        joined = " ".join(kept)
+        return re.sub(rf"(?<=[{_HAN}])\s+(?=[{_HAN}])", "", joined) if len(kept) > 1 else joined
+    return value
+
+
+def name_words(value: str, action: str, props: Mapping[str, Any], has_when: bool) -> str:
+    out = _pieces_kept(value.strip())
+    if not re.search(f"[{_HAN}]", out):
+        return out
+    for _ in range(2):
+        out = _LEAD_ZH.sub("", out)
+        if "due" in props or action.startswith("check_in"):
+            out = _ASKING_ZH.sub("", out)
+        out = _TAIL_ZH.sub("", out) if has_when or re.search(r"先$|暂时$", out) else out
+        out = _FROM_LIST_ZH.sub("", out) or out
+        out = _INTO_LIST_ZH.sub("", out) or out
+        out = _POINTER_ZH.sub("", out) or out
+        out = _pieces_kept(out.strip())
+    m = _CALLED_ZH.match(out)
+    if m:
+        out = m.group("n")
+    return out.strip(" ，,。") or value
+
+
+def _category(text: str) -> tuple[str, str] | None:
+    m = _CATEGORY_RE.search(text)
+    if m is None:
+        return None
+    word = (m.group("zh") or m.group("zh2") or m.group("en") or "").strip()
+    return (word, m.group(0)) if word else None
+
+
+def _money(text: str, action: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    kinds = props.get("type", {}).get("enum", [])
+    if "income" not in kinds or "expense" not in kinds:
+        return
+    write = action.startswith("record_")
+    if out.get("type") not in ("income", "expense"):
+        if _INCOME_RE.search(text):
+            out["type"] = "income"
+        elif write or _EXPENSE_RE.search(text):
+            out["type"] = "expense"  # the action's default, said out ("打车89元", "超市买菜156.5")
+    elif out.get("type") == "expense" and _INCOME_RE.search(text) and not _EXPENSE_RE.search(text):
+        out["type"] = "income"
+    if write and "category" in props and not out.get("category"):
+        found = _category(text)
+        if found is not None:
+            out["category"] = found[0]
+            for key in ("note", "content"):
+                if isinstance(out.get(key), str) and found[1].strip(" ，,") in out[key]:
+                    out[key] = out[key].replace(found[1].strip(" ，,"), "").strip(" ，,") or out[key]
+
+
+def _event(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    title, start = out.get("title"), out.get("start")
+    if "end" in props and not out.get("end") and isinstance(start, str) and isinstance(title, str):
+        m = _RANGE_ZH.match(title) or _RANGE_EN.match(title)
+        if m is None:
+            # (the title may be past the range: "…两点到四点开会" with the range cut elsewhere)
+            at = text.find(start)
+            m = (_RANGE_ZH.match(text[at + len(start):]) or _RANGE_EN.match(text[at + len(start):])) if at >= 0 else None
+            cut = False
+        else:
+            cut = True
+        if m is not None:
+            end = m.group("end").strip()
+            clock = re.search(rf"{_CLOCK_ZH}$|\d{{1,2}}(?::\d{{2}})?\s*(?:am|pm|a\.m\.|p\.m\.)?$", start.strip(), re.I)
+            head = start.strip()[: clock.start()] if clock else start.strip() + " "
+            if re.fullmatch(r"[\d一二两三四五六七八九十]{1,3}\s*[点點:：].*", end) and clock:
+                # "下午两点到四点": the end keeps the start's part of the day
+                part = re.match(r"(?:凌晨|早上|早晨|上午|中午|下午|傍晚|晚上)", clock.group(0))
+                head += part.group(0) if part else ""
+            if re.fullmatch(r"\d{1,2}(?::\d{2})?", end) and clock and re.search(r"pm|p\.m\.", clock.group(0), re.I):
+                end += "pm"
+            out["end"] = (head + end).strip()
+            if cut:
+                out["title"] = title[m.end():].strip(" ，,") or title
+    title = out.get("title")
+    if "location" in props and isinstance(title, str):
+        loc = out.get("location")
+        if isinstance(loc, str) and loc and loc not in title:
+            # "在301会议室开项目评审会" read whole as the place: the place, then what happens there
+            m = _PLACE_ZH[0].match("在" + loc)
+            if m and m.group("v") and len(m.group("t")) >= 2 and not m.group("before"):
+                out["location"] = m.group("p")
+                if not title.strip() or _RANGE_ZH.match(title) or title.strip() in loc:
+                    out["title"] = m.group("t")
+        elif not loc:
+            m = _PLACE_ZH[0].match(title) or _PLACE_ZH[1].match(title)
+            if m and m.group("t") and len(m.group("t")) >= 2:
+                out["location"] = m.group("p")
+                out["title"] = (m.group("before").strip(" ，,") + m.group("t")).strip() or title
+
+
+def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any]) -> dict[str, Any]:
+    out = dict(args)
+    has_when = any(isinstance(v, str) and "照抄用户的说法" in str(props.get(k, {}).get("description", ""))
+                   for k, v in out.items())
+    for key in _NAME_KEYS:
+        value = out.get(key)
+        if isinstance(value, str) and value.strip():
+            out[key] = name_words(value, action, props, has_when)
+    if isinstance(out.get("food"), str) and ("meal" in props):
+        out["food"] = _MEAL_ZH.sub("", out["food"]) or out["food"]
+        out["food"] = _MEAL_EN.sub("", out["food"]) or out["food"]
+    _money(text, action, props, out)
+    if "start" in props:
+        _event(text, props, out)
+    return out

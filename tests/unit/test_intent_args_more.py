@@ -1,0 +1,85 @@
+"""Argument filling, the classes of error unseen sets showed: the words around a record's
+name that are not the name (vague times, a deadline's word, asides, the asking, commands
+on the list), money's direction and category, an event's end and place. The sentences
+are this file's own, in both languages.
+
+The layer here is not trained: `fill` reads the registry's schemas and the templates
+only, so the templates are built and the classifier is left untouched (fast)."""
+
+from __future__ import annotations
+
+import pytest
+
+from homeagent.cli.tools import catalog
+from homeagent.clock import FakeClock
+from homeagent.intent import IntentLayer
+from homeagent.intent.training import all_templates
+from tests.unit.conftest import INTENT_NOW
+
+
+@pytest.fixture(scope="module")
+def filler() -> IntentLayer:
+    made = IntentLayer(catalog(), clock=FakeClock(INTENT_NOW))
+    made.templates = all_templates(made._action_defs())
+    return made
+
+
+def _has(got: dict, expected: dict) -> bool:
+    return {k: got.get(k) for k in expected} == expected
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # vague time words and the asking are not the task
+    ("等会儿三点记得去银行取钱", "create_task", {"content": "去银行取钱"}),
+    ("回头周五提醒一下我给物业打电话", "create_task", {"content": "给物业打电话"}),
+    # a deadline's own word stays with the date
+    ("新待办 交水费 截止4月2号", "create_task", {"content": "交水费"}),
+    # what points at a record, and the command around it
+    ("换灯泡那活儿做完了", "complete_task", {"content": "换灯泡"}),
+    ("把体检从日程上删掉", "delete_event", {"title": "体检"}),
+    ("下周三上午10点的面试放进日程", "create_event", {"title": "面试"}),
+    # a name introduced by 叫; an aside about forgetting or for how long
+    ("加个叫拉伸的习惯", "create_habit", {"habit": "拉伸"}),
+    ("前天忘了打卡练字", "check_in_habit", {"habit": "练字"}),
+    ("游泳先暂停一段时间", "update_habit", {"status": "paused", "habit": "游泳"}),
+    # a meal's word before the food
+    ("记一下早饭吃的煎饼果子", "record_diet", {"meal": "breakfast", "food": "煎饼果子"}),
+])
+def test_the_name_is_only_the_record_s_words_zh(filler: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = filler.fill(action, text)
+    assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("坐地铁去公司6元", {"type": "expense"}),
+    ("记账：菜市场买肉80", {"type": "expense"}),
+    ("交了物业费1200", {"type": "expense"}),
+    ("二手书卖了回了60块", {"type": "income"}),
+    ("年终奖到账20000", {"type": "income"}),
+    ("Received 150 for the old bike", {"type": "income"}),
+    ("Bus fare 3 dollars", {"type": "expense"}),
+    ("买蛋糕花了128，记到生日类", {"type": "expense", "category": "生日"}),
+])
+def test_money_s_direction_and_category_come_from_the_words(filler: IntentLayer, text: str, expected: dict) -> None:
+    args = filler.fill("record_transaction", text)
+    assert _has(args, expected), args
+
+
+def test_a_question_about_money_gets_a_direction_only_when_said(filler: IntentLayer) -> None:
+    assert filler.fill("list_transactions", "How much have I been spending this week?").get("type") == "expense"
+    assert "type" not in filler.fill("list_transactions", "show this week's transactions")
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("后天上午九点到十一点在二号教室开家长会",
+     {"start": "后天上午九点", "end": "后天上午十一点", "location": "二号教室", "title": "家长会"}),
+    ("周六下午3点到5点在市图书馆参加读书会", {"end": "周六下午5点", "location": "市图书馆", "title": "读书会"}),
+])
+def test_an_event_s_range_and_place(filler: IntentLayer, text: str, expected: dict) -> None:
+    args = filler.fill("create_event", text)
+    assert _has(args, expected), args
+
+
+def test_a_place_that_is_all_there_is_stays_whole(filler: IntentLayer) -> None:
+    args = filler.fill("update_event", "把例会的地点改成5楼会议室")
+    assert args.get("location") == "5楼会议室", args
