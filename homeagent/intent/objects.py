@@ -61,6 +61,54 @@ _PLACE_ZH = (re.compile(_PLACE_HEAD + _PLACE_VERB + r"\s*(?P<t>[^，,。；;]*)$
              re.compile(_PLACE_HEAD + _PLACE_VERB + r"?\s*(?P<t>[^，,。；;]*)$"))
 
 
+# English: the command and the list around a record's words, and asides after them.
+_EN_LEAD = re.compile(
+    r"^(?:(?:todo|to-?do|set up(?:\s+an?\s+\w+)?|(?:i\s+)?(?:want|need|'d like)\s+to\s+(?:track|start|build|do)(?:\s+an?)?|chuck|stick|throw"
+    r"|(?:bin|trash|toss|ditch|scrap)(?=\s+(?:the|my|our|that|this)\b)|call off|get rid of|put down that|record that|remember that|log|add|put|save|jot down"
+    r"|i\s+(?:just\s+)?(?:had|took)|(?:just\s+)?(?:had|took)|did|i\s+need|need|grab)\s+(?:(?:my|the|our|some|a|an|of)\s+)*"
+    r"|(?:of|some)\s+)(?=\S)", re.I)
+_EN_TRAIL = re.compile(
+    r"(?:,?\s+(?:as\s+(?:an?|my)(?:\s+(?:habit|task|recipe|idea|note|reminder|todo|to-do))?|completely|entirely|for good"
+    r"|(?:,\s*)?history and all|and all (?:its|of its|the) [\w-]+|on the(?:\s+[\w-]+)?\s+list|on the|on my(?:\s+[\w-]+)?\s+list"
+    r"|(?:,\s*)?(?:high|low|medium|normal|top)\s+priority"
+    r"|(?:to|on|in|into)\s+(?:the|my|our)\s+(?:groceries|shopping|grocery list|list)|goes(?:\s+on\b.*)?"
+    r"|on the way (?:home|back)|at the moment|right now|for now|at some point|someday|anymore"
+    r"|(?:from|off)\s+(?:my|the|our)\s+(?:[\w-]+\s+)?(?:list|calendar|wishlist|wish list)\b.*))+$", re.I)
+_EN_DASH = re.compile(r"^(?P<head>[^-–—:]{2,48}?)\s+[-–—]\s+(?P<rest>\S.*)$")
+_EN_DASH_HEAD = re.compile(r"\b(?:jot|note|memo|idea|thought|habit|task|reminder|remember|sticky|everyone|down|set up|save"
+                           r"|add|log|record|write)\b", re.I)
+_EN_POSSESSIVE_DAY = re.compile(r"^(?:(?:yesterday|today|tonight|tomorrow|(?:mon|tues|wednes|thurs|fri|satur|sun)day)(?:'s|’s)"
+                                r"|(?:this|last|next)\s+(?:week|month)(?:'s|’s))\s+(?=\S)", re.I)
+_EN_WHEN_TAIL = re.compile(r"\s+(?:sometime\s+|some time\s+)?(?:on|before|by|after|until|till|for|at|from)?\s*$", re.I)
+
+
+def _en_when_tail(value: str) -> str:
+    """"piano lesson on Saturday", "the boiler serviced sometime before the 15th": the words
+    before a date said at the end."""
+    from homeagent.intent.slots import WHEN_EN_RE  # (slots reads tidy, tidy reads this module)
+
+    for m in WHEN_EN_RE.finditer(value):
+        if m.end() >= len(value.rstrip(" ,.")) and m.start() > 0:
+            head = _EN_WHEN_TAIL.sub("", value[: m.start()])
+            head = re.sub(r"\s+(?:sometime|some time)$", "", head, flags=re.I)
+            return head.strip(" ,") or value
+    day = re.search(r"\s+(?:sometime\s+)?(?:before|by|on)\s+the\s+\d{1,2}(?:st|nd|rd|th)$", value, re.I)
+    return value[: day.start()].strip(" ,") if day else value
+
+
+def en_name_words(value: str, dated: bool) -> str:
+    """`dated`: the date is its own slot (said, or the record is looked up), not the record's words."""
+    out = value.strip()
+    for _ in range(2):
+        out = _EN_POSSESSIVE_DAY.sub("", out) or out
+        out = _EN_LEAD.sub("", out) or out
+        out = _EN_TRAIL.sub("", out).strip(" ,") or out
+        if dated:
+            out = _en_when_tail(out)
+            out = re.sub(r"\s+(?:sometime\s+|some time\s+)?(?:on|before|by|after|until|till|at|from)$", "", out, flags=re.I)
+    return out
+
+
 def _pieces_kept(value: str) -> str:
     """A Chinese value with holes ("待会儿 给房东打电话"): the pieces that are not asides."""
     if not re.search(f"[{_HAN}]", value):
@@ -166,9 +214,19 @@ def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
     out = dict(args)
     has_when = any(isinstance(v, str) and "照抄用户的说法" in str(props.get(k, {}).get("description", ""))
                    for k, v in out.items())
+    lookup = not action.startswith(("create_", "add_", "record_", "write_"))
+    dash = _EN_DASH.match(text.strip()) if text.isascii() else None
     for key in _NAME_KEYS:
         value = out.get(key)
-        if isinstance(value, str) and value.strip():
+        if not isinstance(value, str) or not value.strip():
+            continue
+        if value.isascii() and re.search("[A-Za-z]", value):
+            if dash is not None and _EN_DASH_HEAD.search(dash.group("head")) and key in ("content", "habit", "title"):
+                # "Jot this down - kids' shoe sizes, …", "Set up a habit - call Mum, once a week"
+                rest = dash.group("rest").strip(" .")
+                value = rest if key == "content" else re.split(r"\s*,\s*", rest)[0]
+            out[key] = en_name_words(value, has_when or lookup)
+        else:
             out[key] = name_words(value, action, props, has_when)
     if isinstance(out.get("food"), str) and ("meal" in props):
         out["food"] = _MEAL_ZH.sub("", out["food"]) or out["food"]

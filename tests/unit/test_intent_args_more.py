@@ -83,3 +83,43 @@ def test_an_event_s_range_and_place(filler: IntentLayer, text: str, expected: di
 def test_a_place_that_is_all_there_is_stays_whole(filler: IntentLayer) -> None:
     args = filler.fill("update_event", "把例会的地点改成5楼会议室")
     assert args.get("location") == "5楼会议室", args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # a date said after the record's words is its own slot
+    ("Delete the dentist visit on Thursday", "delete_event", {"title": "dentist visit"}),
+    ("I have to renew the car insurance sometime before the 20th, make it a task", "create_task",
+     {"content": "renew the car insurance"}),
+    ("Add a task for Friday afternoon at 3: return the library books", "create_task",
+     {"content": "return the library books", "due": "Friday afternoon at 3"}),
+    # the command, the list and asides around the words
+    ("todo clean the gutters", "create_task", {"content": "clean the gutters"}),
+    ("I want to track journaling every day as a habit", "create_habit", {"habit": "journaling"}),
+    ("Set up a habit - stretch, twice a week", "create_habit", {"habit": "stretch"}),
+    ("Remove the yoga habit completely, history and all", "delete_habit", {"habit": "yoga"}),
+    ("Log yesterday's piano practice as done", "check_in_habit", {"habit": "piano practice"}),
+    ("bin the wifi note, it's old", "delete_note", {"title": "wifi"}),
+    ("Could you add dish soap to the groceries?", "add_shopping_item", {"item": "dish soap"}),
+    ("I grabbed the bin bags on the way home", "mark_shopping_bought", {"item": "bin bags"}),
+    ("Memo for the family - the car is in for repair", "create_memo", {"content": "the car is in for repair"}),
+    ("new task - book the MOT, high priority", "create_task", {"content": "book the MOT", "priority": "high"}),
+])
+def test_the_name_is_only_the_record_s_words_en(filler: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = filler.fill(action, text)
+    assert _has(args, expected), args
+
+
+def test_what_a_note_says_keeps_its_own_dates_and_places(filler: IntentLayer) -> None:
+    assert filler.fill("create_memo", "Stick a memo: the window cleaner comes Friday")["content"] in (
+        "the window cleaner comes Friday", "window cleaner comes Friday")
+    assert filler.fill("create_idea", "Idea: a herb garden on the balcony")["content"] in (
+        "a herb garden on the balcony", "herb garden on the balcony")
+
+
+@pytest.mark.parametrize(("text", "action", "key", "value"), [
+    ("Got my bonus today, 3,500", "record_transaction", "amount", 3500),
+    ("I'd love a new sofa one day, about 4,800, add it to the wishlist", "add_wishlist_item", "price", 4800),
+])
+def test_an_amount_with_thousands_separators_is_read_whole(filler: IntentLayer, text: str, action: str, key: str,
+                                                          value: int) -> None:
+    assert float(filler.fill(action, text).get(key, 0)) == value
