@@ -24,7 +24,7 @@ _NAME_KEYS = ("content", "title", "habit", "item", "dish", "food", "subject", "p
 # A piece of a name that is only an aside: when, for how long, that it was forgotten, a deadline's word.
 _ASIDE_ZH = re.compile(
     r"(?:待会儿?|等会儿?|等一下|等下|一会儿?|过会儿?|回头|稍后|晚点|晚些时候|到时候?|先|暂时|暂且|"
-    r"一段时间|一阵子?|这几天|几天|新|新建|新的|截止(?:日期|时间)?|截至|到期|之前|以前|前|忘了|忘记了?|又|还)")
+    r"一段时间|一阵子?|这几天|几天|新|新建|新的|截止(?:日期|时间)?|截至|到期|之前|以前|前|忘了|忘记了?|又|还|买了|囤了|放了|新买了|\d+(?:\.\d+)?)")
 _LEAD_ZH = re.compile(r"^(?:待会儿?|等会儿?|等下|一会儿?|过会儿?|回头|稍后|晚点|忘了|忘记了?)\s*(?=\S{2})")
 _TAIL_ZH = re.compile(r"(?<=\S{2})\s*(?:先|暂时|截止(?:日期|时间)?|截至|到期)$")
 _ASKING_ZH = re.compile(r"^(?:记得|别忘了|提醒(?:一下)?(?:我)?|叫我|喊我|让我|一下我?|我(?=(?:给|去|要|把|跟|和|带|找|交|买|打)\S))"
@@ -108,6 +108,17 @@ def en_name_words(value: str, dated: bool) -> str:
             out = re.sub(r"\s+(?:sometime\s+|some time\s+)?(?:on|before|by|after|until|till|at|from)$", "", out, flags=re.I)
     return out
 
+# "愿望单再添一个拍立得", "食谱里加一道番茄牛腩": the list and the adding before the name.
+_ADD_LEAD_ZH = re.compile(r"^(?:\S{1,6}?(?:里|上|中)?\s*)?(?:再)?(?:添加|添|加)\s*(?:一个|一道|一本|一件|一台|一份|一条|一把|一双|一瓶|一盒|个|道|本)"
+                          r"(?=\S{2})|^\S{1,6}?\s+(?:添加|添上|加上)(?=\S{2})")
+_PUT_IN_ZH = re.compile(r"把(?P<x>[\u4e00-\u9fffA-Za-z0-9]{1,10}?)(?:也)?(?:加进去|加进来|加上|加到|加进|放进|记上|添上|添进去)")
+_CMD_TAIL_ZH = re.compile(r"(?<=\S{2})(?:的)?\s+(?:存|记|加|放)\S{0,2}$")
+_CMD_HEAD_ZH = re.compile(r"^(?:置顶|写上|写下|记下|记一下|记上|内容是?|内容为)\s*[：:]\s*(?=\S)")
+_LOOKUP_VERB_ZH = re.compile(r"^(?:取消|删除|删掉|去掉|划掉|暂停|恢复|放弃)(?=\S{2})")
+_ENTITY_ZH = re.compile(r"(?<=\S{2})(?:的)?(?:那个|这个)?(?:目标|习惯|任务|待办|倒计时|笔记|便签)\S{0,4}$")
+_PET_KIND_ZH = re.compile(r"^(?:狗子|狗狗|小狗|猫咪|小猫|猫猫|我家的?)(?=\S{2})")
+_PERSON_TAIL_ZH = re.compile(r"(?<=\S)(?:总算|终于|已经|刚刚?|都)?把$")
+
 
 def _pieces_kept(value: str) -> str:
     """A Chinese value with holes ("待会儿 给房东打电话"): the pieces that are not asides."""
@@ -137,6 +148,13 @@ def name_words(value: str, action: str, props: Mapping[str, Any], has_when: bool
     m = _CALLED_ZH.match(out)
     if m:
         out = m.group("n")
+    if action.startswith(("add_", "create_")):
+        out = _ADD_LEAD_ZH.sub("", out) or out
+    out = _CMD_TAIL_ZH.sub("", out) or out
+    out = _CMD_HEAD_ZH.sub("", out) or out
+    if not action.startswith(("create_", "add_", "record_", "write_")):
+        out = _LOOKUP_VERB_ZH.sub("", out) or out
+        out = _ENTITY_ZH.sub("", out) or out
     return out.strip(" ，,。") or value
 
 
@@ -228,6 +246,7 @@ def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
             out[key] = en_name_words(value, has_when or lookup)
         else:
             out[key] = name_words(value, action, props, has_when)
+    _zh_more(text, action, props, out)
     if isinstance(out.get("food"), str) and ("meal" in props):
         out["food"] = _MEAL_ZH.sub("", out["food"]) or out["food"]
         out["food"] = _MEAL_EN.sub("", out["food"]) or out["food"]
@@ -235,3 +254,44 @@ def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
     if "start" in props:
         _event(text, props, out)
     return out
+
+
+def _zh_more(text: str, action: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """Slot-specific words around a Chinese name: a task's 把 clause is whole ("把车开去年检"),
+    "把X加进去" adds X, a pet's kind before its name, a person before what they did."""
+    from homeagent.intent.slots import command_clause  # (slots reads tidy, tidy reads this module)
+
+    content = out.get("content")
+    if isinstance(content, str) and "due" in props and action.startswith("create_") and not content.startswith("把") \
+            and ("把" + content) in text and len(content) >= 3:
+        out["content"] = "把" + content
+    if isinstance(content, str) and re.search(f"[{_HAN}]", content):
+        parts = re.split(r"[，,]", content, maxsplit=1)
+        if len(parts) == 2 and parts[1].strip() and command_clause(parts[0]):  # "记下来，阳台改成小书房"
+            out["content"] = parts[1].strip()
+    item = out.get("item")
+    if isinstance(item, str) and action.startswith(("add_", "create_")):
+        m = _PUT_IN_ZH.search(text)
+        if m and m.group("x") not in item:
+            out["item"] = m.group("x")
+        if out.get("location") and re.search(r"(?<=\S{2})(?:放|搁|收)$", str(out["item"])):
+            out["item"] = str(out["item"])[:-1]
+    pet = out.get("pet")
+    if isinstance(pet, str) and re.search(f"[{_HAN}]", pet):
+        pet = pet.split()[0] if " " in pet.strip() else pet
+        out["pet"] = _PET_KIND_ZH.sub("", pet) or pet
+    plant = out.get("plant")
+    if isinstance(plant, str) and re.search(f"[{_HAN}]", plant):  # "窗台的绿萝": where it stands is not its name
+        plant = plant.split()[0] if " " in plant.strip() else plant
+        out["plant"] = re.sub(r"^(?:阳台|窗台|客厅|卧室|书房|院子|门口|楼下|办公室|桌上|桌子上)(?:上)?的(?=\S{2})", "", plant) or plant
+    person = out.get("person")
+    if isinstance(person, str) and re.search(f"[{_HAN}]", person):
+        person = person.split()[0] if " " in person.strip() else person
+        out["person"] = _PERSON_TAIL_ZH.sub("", person) or person
+    amount = out.get("amount")
+    if isinstance(amount, str) and out.get("currency"):
+        m = re.fullmatch(r"\s*(?P<n>\d+(?:\.\d+)?)\s*(?:日元|円|美元|美金|刀|欧元|英镑|港币|港元|yen|dollars?|bucks?|euros?|pounds?)\s*",
+                         amount, re.I)
+        if m:  # the currency is its own slot: "8000日元" is 8000 in JPY
+            number = float(m.group("n"))
+            out["amount"] = int(number) if number.is_integer() else number

@@ -123,3 +123,24 @@ def test_what_a_note_says_keeps_its_own_dates_and_places(filler: IntentLayer) ->
 def test_an_amount_with_thousands_separators_is_read_whole(filler: IntentLayer, text: str, action: str, key: str,
                                                           value: int) -> None:
     assert float(filler.fill(action, text).get(key, 0)) == value
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    ("后天早上七点提醒我把快递寄出去", "create_task", {"content": "把快递寄出去"}),  # a 把 clause is whole
+    ("一会儿去菜场，帮我把葱加进去", "add_shopping_item", {"item": "葱"}),
+    ("心愿单再加一个投影仪", "add_wishlist_item", {"item": "投影仪"}),
+    ("菜谱里加一道糖醋排骨", "add_recipe", {"dish": "糖醋排骨"}),
+    ("灵感记一下，周末带娃去露营", "create_idea", {"content": "周末带娃去露营"}),
+    ("便签写上：水表在楼道左边", "create_memo", {"content": "水表在楼道左边"}),
+    ("充电宝放在玄关抽屉", "create_inventory_item", {"item": "充电宝"}),
+    ("囤了4袋大米在储物间，登记一下", "create_inventory_item", {"item": "大米"}),
+    ("取消去成都那个倒计时", "delete_countdown", {"title": "去成都"}),
+    ("读书的目标再加5", "update_goal_progress", {"title": "读书"}),
+    ("喂过猫咪年糕了", "record_pet_activity", {"pet": "年糕"}),
+    ("窗台的绿萝浇了300毫升水", "record_plant_watering", {"plant": "绿萝"}),
+    ("在韩国买化妆品花了50000韩元", "record_transaction", {"type": "expense"}),
+    ("在香港吃饭花了300港币", "record_transaction", {"amount": 300, "currency": "HKD"}),
+])
+def test_more_words_around_a_chinese_name(filler: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = filler.fill(action, text)
+    assert _has(args, expected), args
