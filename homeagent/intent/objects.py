@@ -66,11 +66,13 @@ _EN_LEAD = re.compile(
     r"^(?:(?:todo|to-?do|set up(?:\s+an?\s+\w+)?|(?:i\s+)?(?:want|need|'d like)\s+to\s+(?:track|start|build|do)(?:\s+an?)?|chuck|stick|throw"
     r"|(?:bin|trash|toss|ditch|scrap)(?=\s+(?:the|my|our|that|this)\b)|call off|get rid of|put down that|record that|remember that|log|add|put|save|jot down"
     r"|i\s+(?:just\s+)?(?:had|took)|(?:just\s+)?(?:had|took)|did|i\s+need|need|grab)\s+(?:(?:my|the|our|some|a|an|of)\s+)*"
-    r"|(?:of|some)\s+)(?=\S)", re.I)
+    r"|(?:(?:set up an?\s+|add an?\s+|start an?\s+)?countdown\s+(?:for|to|until)|(?:just\s+)?(?:arrived|got)\s+(?:at|to)|online"
+    r"|of|some)\s+)(?=\S)", re.I)
 _EN_TRAIL = re.compile(
     r"(?:,?\s+(?:as\s+(?:an?|my)(?:\s+(?:habit|task|recipe|idea|note|reminder|todo|to-do))?|completely|entirely|for good"
     r"|(?:,\s*)?history and all|and all (?:its|of its|the) [\w-]+|on the(?:\s+[\w-]+)?\s+list|on the|on my(?:\s+[\w-]+)?\s+list"
     r"|(?:,\s*)?(?:high|low|medium|normal|top)\s+priority"
+    r"|,?\s*(?:(?:and\s+)?(?:keep|make|mark|set)\s+(?:it|this|that)\s+(?:as\s+)?)?(?:private|pinned|secret|just for me)"
     r"|(?:to|on|in|into)\s+(?:the|my|our)\s+(?:groceries|shopping|grocery list|list)|goes(?:\s+on\b.*)?"
     r"|on the way (?:home|back)|at the moment|right now|for now|at some point|someday|anymore"
     r"|(?:from|off)\s+(?:my|the|our)\s+(?:[\w-]+\s+)?(?:list|calendar|wishlist|wish list)\b.*))+$", re.I)
@@ -118,6 +120,14 @@ _LOOKUP_VERB_ZH = re.compile(r"^(?:取消|删除|删掉|去掉|划掉|暂停|恢
 _ENTITY_ZH = re.compile(r"(?<=\S{2})(?:的)?(?:那个|这个)?(?:目标|习惯|任务|待办|倒计时|笔记|便签)\S{0,4}$")
 _PET_KIND_ZH = re.compile(r"^(?:狗子|狗狗|小狗|猫咪|小猫|猫猫|我家的?)(?=\S{2})")
 _PERSON_TAIL_ZH = re.compile(r"(?<=\S)(?:总算|终于|已经|刚刚?|都)?把$")
+
+_EN_ITEM_TRAIL = re.compile(r"(?:\s+for\s+(?:the|a|an|our|my)\s+[\w-]+(?:\s+[\w-]+)?|(?:'s|’s|\s+is|\s+are)\s+(?:gone\s+\w+|broken|empty"
+                            r"|finished|worn out|running low|stored\b.*|kept\b.*)|\s+(?:lives|goes|stays|sits)\b.*)$", re.I)
+_EN_MOOD_LEAD = re.compile(r"^(?:i\s+)?(?:felt|feel|feeling|am feeling|was feeling|i'm feeling|i'm|i am|was|am)\s+(?:so\s+|really\s+|very\s+|pretty\s+)?",
+                           re.I)
+_EN_MEDICINE_LEAD = re.compile(r"^(?:i\s+)?(?:just\s+)?(?:(?:had|took|taken|gave)\s+)?(?:my|the|some|a|an|his|her)\s+(?=\S)", re.I)
+_EN_RELATION = re.compile(r"^(?:(?:my|our)\s+)?(?:sister|brother|mum|mom|mother|dad|father|friend|neighbou?r|colleague|cousin|aunt|uncle"
+                          r"|boss|son|daughter|wife|husband|partner|flatmate|roommate)\s+(?=[A-Z])")
 
 
 def _pieces_kept(value: str) -> str:
@@ -244,9 +254,18 @@ def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
                 rest = dash.group("rest").strip(" .")
                 value = rest if key == "content" else re.split(r"\s*,\s*", rest)[0]
             out[key] = en_name_words(value, has_when or lookup)
+            said_day = re.search(r"\b(?P<day>yesterday|today|tonight|(?:mon|tues|wednes|thurs|fri|satur|sun)day)(?:'s|’s)\s+"
+                                 + re.escape(out[key]), text, re.I)
+            if said_day and "date" in props and not out.get("date"):  # "Log yesterday's meditation"
+                out["date"] = said_day.group("day")
+            if key == "item":
+                out[key] = _EN_ITEM_TRAIL.sub("", out[key]).strip(" ,") or out[key]
+            if key == "medicine":
+                out[key] = _EN_MEDICINE_LEAD.sub("", out[key]) or out[key]
         else:
             out[key] = name_words(value, action, props, has_when)
     _zh_more(text, action, props, out)
+    _en_more(props, out)
     if isinstance(out.get("food"), str) and ("meal" in props):
         out["food"] = _MEAL_ZH.sub("", out["food"]) or out["food"]
         out["food"] = _MEAL_EN.sub("", out["food"]) or out["food"]
@@ -295,3 +314,21 @@ def _zh_more(text: str, action: str, props: Mapping[str, Any], out: dict[str, An
         if m:  # the currency is its own slot: "8000日元" is 8000 in JPY
             number = float(m.group("n"))
             out["amount"] = int(number) if number.is_integer() else number
+
+
+def _en_more(props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """A mood said in a sentence ("felt calm after the walk"), a person said with who they are
+    ("my sister Amy") or with what they did ("Kate the 60 she owed")."""
+    mood = out.get("mood")
+    if isinstance(mood, str) and mood.isascii() and " " in mood.strip():
+        value = _EN_MOOD_LEAD.sub("", mood.strip())
+        value = re.split(r"\s+(?:after|about|because|since|when|with|at|from|today|this|but|and)\b|[,.;]", value, maxsplit=1,
+                         flags=re.I)[0].strip()
+        out["mood"] = value or mood
+    person = out.get("person")
+    if isinstance(person, str) and person.isascii() and "direction" in props:
+        value = _EN_RELATION.sub("", person.strip())
+        m = re.match(r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?", value)
+        if m and m.end() < len(value) and re.search(r"\b(?:the|she|he|they|owed|owes|paying|back)\b|,", value[m.end():]):
+            value = m.group(0)  # "Kate the she owed", "Priya, paying her back": the name
+        out["person"] = value.strip() or person
