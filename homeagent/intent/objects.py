@@ -19,6 +19,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from homeagent.numbers import NUM, parse_number
+
 _HAN = r"\u4e00-\u9fff"
 _NAME_KEYS = ("content", "title", "habit", "item", "dish", "food", "subject", "place", "plant", "pet", "medicine")
 # A piece of a name that is only an aside: when, for how long, that it was forgotten, a deadline's word.
@@ -27,6 +29,7 @@ _ASIDE_ZH = re.compile(
     r"一段时间|一阵子?|这几天|几天|新|新建|新的|截止(?:日期|时间)?|截至|到期|之前|以前|前|忘了|忘记了?|又|还|买了|囤了|放了|新买了|\d+(?:\.\d+)?)")
 _LEAD_ZH = re.compile(r"^(?:待会儿?|等会儿?|等下|一会儿?|过会儿?|回头|稍后|晚点|忘了|忘记了?)\s*(?=\S{2})")
 _TAIL_ZH = re.compile(r"(?<=\S{2})\s*(?:先|暂时|截止(?:日期|时间)?|截至|到期)$")
+_EVERY_TAIL_ZH = re.compile(r"(?<=\S{2})\s*(?:一|每)(?:周|星期|礼拜|天|个月|月)$")  # what was left of "一周三次"
 _ASKING_ZH = re.compile(r"^(?:记得|别忘了|提醒(?:一下)?(?:我)?|叫我|喊我|让我|一下我?|我(?=(?:给|去|要|把|跟|和|带|找|交|买|打)\S))"
                          r"\s*(?:去|要)?(?=\S{2})")
 # "…从日历上去掉", "…放进日程", "…加进去": the command around the record, not its name.
@@ -35,7 +38,7 @@ _FROM_LIST_ZH = re.compile(r"(?<=\S{2})\s*从\s*\S{1,6}?(?:(?:上|里|中)\s*(?:
 _INTO_LIST_ZH = re.compile(r"(?<=\S{2})\s*(?:放进|放到|加进|加到|加入|记到|存到|写进|添加到|放入)(?:去|里|里面)?$")
 _CALLED_ZH = re.compile(rf"^(?:一个|个)?(?:叫做?|名叫|名为|叫作)\s*(?P<n>[{_HAN}A-Za-z0-9]{{1,12}}?)(?:的)?$")
 _POINTER_ZH = re.compile(r"(?<=\S{2})\s*(?:那|这)(?:个)?(?:活儿?|事儿?|件事)$")
-_MEAL_ZH = re.compile(r"^(?:早饭|早餐|早上|午饭|午餐|中饭|中午|晚饭|晚餐|晚上|夜宵|宵夜|加餐|下午茶)\s*(?:吃的是|吃了|吃的|吃|是|：|:)\s*(?=\S)")
+_MEAL_ZH = re.compile(r"^(?:早饭|早餐|早上|午饭|午餐|中饭|中午|晚饭|晚餐|晚上|夜宵|宵夜|加餐|下午茶|breakfast|lunch|dinner|supper|brunch)?\s*(?:吃的是|吃了|吃的|吃|是|：|:)\s*(?=\S)")
 _MEAL_EN = re.compile(r"^(?:(?:for\s+)?(?:breakfast|lunch|dinner|supper)\s+(?:i\s+had|was|i\s+ate|:)\s*|(?:i\s+)?(?:had|ate)\s+)(?=\S)",
                       re.I)
 
@@ -56,9 +59,11 @@ _RANGE_EN = re.compile(r"^\s*(?:to|until|till|-|–)\s*(?P<end>\d{1,2}(?::\d{2})
 _PLACE_SUFFIX = (r"(?:会议室|教室|办公室|室|厅|馆|店|楼|层|公园|医院|学校|中心|餐厅|饭店|酒店|广场|商场|影院|影城|球场|体育场|场|家|号|路|院|所|处"
                  r"|部|区|园|吧|站|机场|公司)")
 _PLACE_HEAD = rf"^(?P<before>.*?)在\s*(?P<p>[{_HAN}A-Za-z0-9]{{1,12}}?{_PLACE_SUFFIX})\s*"
-_PLACE_VERB = r"(?P<v>开|举行|举办|办|参加|上|做|见面|见|吃|有)"
+_PLACE_VERB = r"(?P<v>开|举行|举办|办|参加|有)"
 _PLACE_ZH = (re.compile(_PLACE_HEAD + _PLACE_VERB + r"\s*(?P<t>[^，,。；;]*)$"),
              re.compile(_PLACE_HEAD + _PLACE_VERB + r"?\s*(?P<t>[^，,。；;]*)$"))
+# "在万达看电影": a place without a place's ending, then what is done there (the title, its verb kept)
+_PLACE_DOING_ZH = re.compile(rf"^在\s*(?P<p>[{_HAN}A-Za-z0-9]{{2,8}}?)(?P<t>(?:看|吃|逛|打|玩|踢|唱|聚|游|拍|学|练|见|上)[{_HAN}A-Za-z0-9]{{1,10}})$")
 
 
 # English: the command and the list around a record's words, and asides after them.
@@ -115,7 +120,7 @@ _ADD_LEAD_ZH = re.compile(r"^(?:\S{1,6}?(?:里|上|中)?\s*)?(?:再)?(?:添加|�
                           r"(?=\S{2})|^\S{1,6}?\s+(?:添加|添上|加上)(?=\S{2})")
 _PUT_IN_ZH = re.compile(r"把(?P<x>[\u4e00-\u9fffA-Za-z0-9]{1,10}?)(?:也)?(?:加进去|加进来|加上|加到|加进|放进|记上|添上|添进去)")
 _CMD_TAIL_ZH = re.compile(r"(?<=\S{2})(?:的)?\s+(?:存|记|加|放)\S{0,2}$")
-_CMD_HEAD_ZH = re.compile(r"^(?:置顶|写上|写下|记下|记一下|记上|内容是?|内容为)\s*[：:]\s*(?=\S)")
+_CMD_HEAD_ZH = re.compile(r"^(?:置顶|写上|写下|记下|记一下|记上|内容是?|内容为|(?:新增|新建|添加|登记|记录|保存)[\u4e00-\u9fff]{0,3})\s*[：:]\s*(?=\S)")
 _LOOKUP_VERB_ZH = re.compile(r"^(?:取消|删除|删掉|去掉|划掉|暂停|恢复|放弃)(?=\S{2})")
 _ENTITY_ZH = re.compile(r"(?<=\S{2})(?:的)?(?:那个|这个)?(?:目标|习惯|任务|待办|倒计时|笔记|便签)\S{0,4}$")
 _PET_KIND_ZH = re.compile(r"^(?:狗子|狗狗|小狗|猫咪|小猫|猫猫|我家的?)(?=\S{2})")
@@ -154,6 +159,7 @@ def name_words(value: str, action: str, props: Mapping[str, Any], has_when: bool
         out = _FROM_LIST_ZH.sub("", out) or out
         out = _INTO_LIST_ZH.sub("", out) or out
         out = _POINTER_ZH.sub("", out) or out
+        out = _EVERY_TAIL_ZH.sub("", out) or out
         out = _pieces_kept(out.strip())
     m = _CALLED_ZH.match(out)
     if m:
@@ -228,9 +234,12 @@ def _event(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
             # "在301会议室开项目评审会" read whole as the place: the place, then what happens there
             m = _PLACE_ZH[0].match("在" + loc)
             if m and m.group("v") and len(m.group("t")) >= 2 and not m.group("before"):
-                out["location"] = m.group("p")
-                if not title.strip() or _RANGE_ZH.match(title) or title.strip() in loc:
-                    out["title"] = m.group("t")
+                place, doing = m.group("p"), m.group("t")
+            else:
+                m = _PLACE_DOING_ZH.match("在" + loc)
+                place, doing = (m.group("p"), m.group("t")) if m else ("", "")
+            if place and (not title.strip() or _RANGE_ZH.match(title) or title.strip() in loc):
+                out["location"], out["title"] = place, doing
         elif not loc:
             m = _PLACE_ZH[0].match(title) or _PLACE_ZH[1].match(title)
             if m and m.group("t") and len(m.group("t")) >= 2:
@@ -266,6 +275,18 @@ def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
             out[key] = name_words(value, action, props, has_when)
     _zh_more(text, action, props, out)
     _en_more(props, out)
+    _book(text, props, out)
+    if "hours" in props and out.get("hours") in (None, ""):  # "眯了4个钟", "睡了四个钟": hours
+        m = re.search(rf"(?P<n>{NUM})\s*个\s*(?P<half>半)?\s*钟(?!点|头)", text)
+        number = parse_number(m.group("n")) if m else None
+        if m and number is not None:
+            hours = number + (0.5 if m.group("half") else 0)
+            out["hours"] = int(hours) if float(hours).is_integer() else hours
+    if "frequency" in props and "weekly" in props["frequency"].get("enum", []) and re.search(rf"(?:一|每)(?:周|星期|礼拜)\s*{NUM}\s*次", text):
+        out["frequency"] = "weekly"  # "一周三次"
+        for key in ("remind_at", "time"):
+            if isinstance(out.get(key), str) and re.fullmatch(r"(?:周|星期|礼拜)[一二三四五六日天]", out[key]):
+                del out[key]  # (the 周三 of 一周三次 is no day)
     if isinstance(out.get("food"), str) and ("meal" in props):
         out["food"] = _MEAL_ZH.sub("", out["food"]) or out["food"]
         out["food"] = _MEAL_EN.sub("", out["food"]) or out["food"]
@@ -294,7 +315,7 @@ def _zh_more(text: str, action: str, props: Mapping[str, Any], out: dict[str, An
         if m and m.group("x") not in item:
             out["item"] = m.group("x")
         if out.get("location") and re.search(r"(?<=\S{2})(?:放|搁|收)$", str(out["item"])):
-            out["item"] = str(out["item"])[:-1]
+            out["item"] = str(out["item"])[:-1].strip(" ，,")
     pet = out.get("pet")
     if isinstance(pet, str) and re.search(f"[{_HAN}]", pet):
         pet = pet.split()[0] if " " in pet.strip() else pet
@@ -314,6 +335,24 @@ def _zh_more(text: str, action: str, props: Mapping[str, Any], out: dict[str, An
         if m:  # the currency is its own slot: "8000日元" is 8000 in JPY
             number = float(m.group("n"))
             out["amount"] = int(number) if number.is_integer() else number
+
+
+def _book(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """A book's author said beside its title: "《三体》，刘慈欣的", "Project Hail Mary by Andy Weir"."""
+    title = out.get("title")
+    if "author" not in props or out.get("author") or not isinstance(title, str):
+        return
+    m = re.search(r"《(?P<t>[^》]+)》\s*[，,]?\s*(?:作者(?:是)?)?(?P<a>[\u4e00-\u9fff·]{2,6}?)(?:的|写的|著)?(?:[，,。]|$)", text)
+    if m:
+        out["title"], out["author"] = m.group("t").strip(), m.group("a").strip()
+        return
+    m = re.match(r"^(?P<t>.+?)\s+by\s+(?P<a>[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){0,3})\b", title)
+    if m is None:
+        m = re.search(rf"{re.escape(title)}\s+by\s+(?P<a>[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){{0,3}})", text)
+        if m:
+            out["author"] = m.group("a").strip()
+        return
+    out["title"], out["author"] = m.group("t").strip(), m.group("a").strip()
 
 
 def _en_more(props: Mapping[str, Any], out: dict[str, Any]) -> None:

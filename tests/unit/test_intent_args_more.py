@@ -172,3 +172,21 @@ def test_more_words_around_a_chinese_name(filler: IntentLayer, text: str, action
 def test_more_words_around_an_english_name(filler: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = filler.fill(action, text)
     assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    ("周日上午十点到十二点在奥体打羽毛球", "create_event", {"location": "奥体", "title": "打羽毛球", "end": "周日上午十二点"}),
+    ("新增物品：灭火器，放在厨房门后", "create_inventory_item", {"item": "灭火器"}),
+    ("dinner吃的牛肉面", "record_diet", {"meal": "dinner", "food": "牛肉面"}),
+    ("书单加一本《活着》，余华的", "add_book", {"title": "活着", "author": "余华"}),
+    ("Add Circe by Madeline Miller to my reading list", "add_book", {"title": "Circe", "author": "Madeline Miller"}),
+    ("前天晚上只睡了五个钟", "record_sleep", {"hours": 5}),
+    ("新建习惯 游泳 一周两次", "create_habit", {"habit": "游泳", "frequency": "weekly"}),
+])
+def test_places_authors_hours_and_times_a_week(filler: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = filler.fill(action, text)
+    assert _has(args, expected), args
+
+
+def test_a_week_s_count_is_no_day(filler: IntentLayer) -> None:
+    assert "remind_at" not in filler.fill("create_habit", "新建习惯 游泳 一周两次")
