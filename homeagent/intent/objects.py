@@ -361,9 +361,12 @@ def _en_more(props: Mapping[str, Any], out: dict[str, Any]) -> None:
     mood = out.get("mood")
     if isinstance(mood, str) and mood.isascii() and " " in mood.strip():
         value = _EN_MOOD_LEAD.sub("", mood.strip())
-        value = re.split(r"\s+(?:after|about|because|since|when|with|at|from|today|this|but|and)\b|[,.;]", value, maxsplit=1,
-                         flags=re.I)[0].strip()
-        out["mood"] = value or mood
+        parts = re.split(r"\s+(?=(?:after|about|because|since|when|with|at|from|today|this|but|and)\b)|[,.;]\s*", value, maxsplit=1,
+                         flags=re.I)
+        out["mood"] = parts[0].strip() or mood
+        if len(parts) == 2 and parts[1].strip() and "note" in props and not out.get("note"):
+            # (the registry's own reading: "anxious about the exam" is the mood anxious, the note the exam)
+            out["note"] = re.sub(r"^(?:about|because(?: of)?|since|over)\s+", "", parts[1].strip(), flags=re.I)
     person = out.get("person")
     if isinstance(person, str) and person.isascii() and "direction" in props:
         value = _EN_RELATION.sub("", person.strip())
