@@ -131,6 +131,9 @@ _EN_ITEM_TRAIL = re.compile(r"(?:\s+for\s+(?:the|a|an|our|my)\s+[\w-]+(?:\s+[\w-
 _EN_MOOD_LEAD = re.compile(r"^(?:i\s+)?(?:felt|feel|feeling|am feeling|was feeling|i'm feeling|i'm|i am|was|am)\s+(?:so\s+|really\s+|very\s+|pretty\s+)?",
                            re.I)
 _EN_MEDICINE_LEAD = re.compile(r"^(?:i\s+)?(?:just\s+)?(?:(?:had|took|taken|gave)\s+)?(?:my|the|some|a|an|his|her)\s+(?=\S)", re.I)
+_RETURNED_RE = re.compile(r"\b(?:returned|gave (?:it |them |my \w+ )?back|brought (?:it |them )?back|handed (?:it )?back)\b"
+                          r"|还(?:回来|给我|我)?了|已经还|归还了", re.I)
+_REPAID_RE = re.compile(r"\b(?:paid (?:me |us )?back|repaid|settled up)\b|还(?:给)?(?:我|你)?了|还我了|还清了?", re.I)
 _EN_RELATION = re.compile(r"^(?:(?:my|our)\s+)?(?:sister|brother|mum|mom|mother|dad|father|friend|neighbou?r|colleague|cousin|aunt|uncle"
                           r"|boss|son|daughter|wife|husband|partner|flatmate|roommate)\s+(?=[A-Z])")
 
@@ -276,6 +279,12 @@ def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
     _zh_more(text, action, props, out)
     _en_more(props, out)
     _book(text, props, out)
+    # What came back, said in the past ("Tom returned the drill", "小刘的200块钱我还了"); a
+    # promise to give it back is no return.
+    if "returned" in props and "returned" not in out and _RETURNED_RE.search(text):
+        out["returned"] = True
+    if "repayment" in props and "repayment" not in out and _REPAID_RE.search(text):
+        out["repayment"] = True
     if "hours" in props and out.get("hours") in (None, ""):  # "眯了4个钟", "睡了四个钟": hours
         m = re.search(rf"(?P<n>{NUM})\s*个\s*(?P<half>半)?\s*钟(?!点|头)", text)
         number = parse_number(m.group("n")) if m else None
@@ -374,3 +383,8 @@ def _en_more(props: Mapping[str, Any], out: dict[str, Any]) -> None:
         if m and m.end() < len(value) and re.search(r"\b(?:the|she|he|they|owed|owes|paying|back)\b|,", value[m.end():]):
             value = m.group(0)  # "Kate the she owed", "Priya, paying her back": the name
         out["person"] = value.strip() or person
+    if isinstance(out.get("person"), str) and out["person"].isascii():  # "Lily was born 2015-08-21"
+        out["person"] = re.sub(r"\s+(?:was|is|were)\s+born\b.*$", "", out["person"]).strip() or out["person"]
+    item = out.get("item")
+    if isinstance(item, str) and item.isascii():  # "toilet paper, the big pack": what it is, not which
+        out["item"] = re.sub(r",\s*(?:the|a|an)\s+[\w -]+$", "", item).strip() or item

@@ -190,3 +190,22 @@ def test_places_authors_hours_and_times_a_week(filler: IntentLayer, text: str, a
 
 def test_a_week_s_count_is_no_day(filler: IntentLayer) -> None:
     assert "remind_at" not in filler.fill("create_habit", "新建习惯 游泳 一周两次")
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    ("Start a habit of calling Grandpa, once a week", "create_habit", {"target": 1}),
+    ("Sam gave back my tent", "record_item_lend", {"returned": True}),
+    ("老李把扳手还回来了", "record_item_lend", {"returned": True}),
+    ("Jo paid me back the 30", "record_money_lend", {"repayment": True}),
+    ("小周的300我还了", "record_money_lend", {"repayment": True}),
+    ("Borrowed a tent from Nick", "record_item_lend", {"item": "tent", "person": "Nick"}),
+    ("Max was born 2019-04-02, save his birthday", "add_birthday", {"person": "Max"}),
+    ("we need dish soap, the lemon one", "add_shopping_item", {"item": "dish soap"}),
+])
+def test_counts_returns_and_names_said_in_passing(filler: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = filler.fill(action, text)
+    assert _has(args, expected), args
+
+
+def test_a_promise_to_give_back_is_no_return(filler: IntentLayer) -> None:
+    assert "returned" not in filler.fill("record_item_lend", "Borrowed a tent from Nick, I'll give it back on Sunday")
