@@ -279,6 +279,7 @@ def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
     _zh_more(text, action, props, out)
     _en_more(props, out)
     _book(text, props, out)
+    _body(text, props, out)
     # What came back, said in the past ("Tom returned the drill", "小刘的200块钱我还了"); a
     # promise to give it back is no return.
     if "returned" in props and "returned" not in out and _RETURNED_RE.search(text):
@@ -388,3 +389,25 @@ def _en_more(props: Mapping[str, Any], out: dict[str, Any]) -> None:
     item = out.get("item")
     if isinstance(item, str) and item.isascii():  # "toilet paper, the big pack": what it is, not which
         out["item"] = re.sub(r",\s*(?:the|a|an)\s+[\w -]+$", "", item).strip() or item
+
+
+_HEIGHT_RE = re.compile(r"(?:身高|个子|height|tall)\D{0,12}?(?P<n>\d{2,3}(?:\.\d+)?)\s*(?:cm|厘米|公分)"
+                        r"|(?P<n2>\d{2,3}(?:\.\d+)?)\s*(?:cm|厘米|公分)\s*(?:tall|高)", re.I)
+_FAT_RE = re.compile(r"(?:体脂率?|body fat)\D{0,16}?(?P<n>\d{1,2}(?:\.\d+)?)\s*(?:%|percent|个点)?", re.I)
+
+
+def _body(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """A height and a body fat said among body measurements are their own slots, not a weight."""
+    for key, rx in (("height_cm", _HEIGHT_RE), ("body_fat", _FAT_RE)):
+        said = out.get(key)
+        if key not in props or isinstance(said, int | float) or (isinstance(said, str) and re.fullmatch(r"\s*\d+(?:\.\d+)?\s*", said)):
+            continue  # (a template's words around the number, "is 25 percent this week", are read again)
+        m = rx.search(text)
+        if m is None:
+            continue
+        raw = m.group("n") or m.groupdict().get("n2") or ""
+        number = float(raw)
+        out[key] = int(number) if number.is_integer() else number
+        weight = out.get("weight_kg")
+        if weight is not None and str(weight).strip() in (raw, m.group(0).strip()):
+            del out["weight_kg"]  # (the number was read as the weight first)

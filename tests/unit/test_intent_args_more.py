@@ -209,3 +209,16 @@ def test_counts_returns_and_names_said_in_passing(filler: IntentLayer, text: str
 
 def test_a_promise_to_give_back_is_no_return(filler: IntentLayer) -> None:
     assert "returned" not in filler.fill("record_item_lend", "Borrowed a tent from Nick, I'll give it back on Sunday")
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("女儿身高量了一下，121cm", {"height_cm": 121}),
+    ("Tom is 140 cm tall now", {"height_cm": 140}),
+    ("腰围80厘米，体脂18%", {"waist_cm": 80, "body_fat": 18}),
+    ("body fat is 25 percent this week", {"body_fat": 25}),
+    ("我身高165cm，体重55公斤", {"height_cm": 165, "weight_kg": 55}),
+])
+def test_a_height_and_a_body_fat_are_no_weight(filler: IntentLayer, text: str, expected: dict) -> None:
+    args = filler.fill("record_body", text)
+    assert {k: args.get(k) for k in expected} == expected, args
+    assert "weight_kg" not in args or "weight_kg" in expected
