@@ -49,11 +49,11 @@ _WD = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 _EN_COUNT = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty-five|ninety)"
 _MON = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 _EN_PART = (rf"(?:the day after tomorrow|day after tomorrow|tomorrow|today|tonight|yesterday|last night|this (?:morning|afternoon|evening|week|month|year)"
-            rf"|(?:next|last|this|on|coming) {_WD}|{_WD}|next (?:week|month)|last (?:week|month)|end of (?:the )?month"
+            rf"|(?:(?:next|last|this|on|coming) )?{_WD} (?:morning|afternoon|evening|night)|(?:next|last|this|on|coming) {_WD}|{_WD}|next (?:week|month)|last (?:week|month)|end of (?:the )?month"
             rf"|(?:by )?(?:the )?end of {_MON}"
             rf"|in (?:\d+|an?|half an?|{_EN_COUNT}) (?:minutes?|hours?|days?|weeks?|months?)"
             rf"|(?:\d+|{_EN_COUNT}) (?:days?|weeks?) (?:ago|from now)"
-            rf"|(?:last|past) \d+ days|{_MON}\.? \d{{1,2}}(?:st|nd|rd|th)?(?:,? \d{{4}})?|\d{{1,2}}(?:st|nd|rd|th)? (?:of )?{_MON}"
+            rf"|the \d{{1,2}}(?:st|nd|rd|th)(?: of {_MON})?|(?:last|past) \d+ days|{_MON}\.? \d{{1,2}}(?:st|nd|rd|th)?(?:,? \d{{4}})?|\d{{1,2}}(?:st|nd|rd|th)? (?:of )?{_MON}"
             r"|(?:at )?\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|at \d{1,2}(?::\d{2})?|at noon|noon|midnight"
             r"|in the (?:morning|afternoon|evening)|\d{4}-\d{2}-\d{2}(?:[ t]\d{1,2}:\d{2})?)")
 MONTH = _MON
@@ -61,7 +61,7 @@ MONTH = _MON
 WHEN_EN_RE = re.compile(rf"(?<![A-Za-z0-9])(?:{_EN_PART})(?:\s*,?\s*(?:at\s+)?(?:{_EN_PART}))*(?![A-Za-z0-9])", re.I)
 _MONEY_RE = re.compile(
     rf"(?:HK\$|US\$|[¥￥$€£])\s*(?:\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.\d+)?(?:\s*[万千kK])?|\d+(?:\.\d+)?\s*[万千kK](?![a-z])(?:\s*(?:块钱|块|元))?|(?:\d{{1,3}}(?:,\d{{3}})+|{_NUM})(?:\.\d+)?\s*(?:[万千kK](?![a-z]))?\s*(?:块钱|块\d(?!\d)|块|元|美元|美金|刀|欧元|英镑|日元|港币|"
-    r"yuan|kuai|rmb|dollars?|bucks?|euros?|pounds?|yen|usd|cny|eur)|(?<![\d.])\d+(?:\.\d+)?(?![\d.])",
+    r"yuan|kuai|rmb|dollars?|bucks?|euros?|pounds?|yen|usd|cny|eur)|(?<![\d.,])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d.])",
     re.I,
 )
 _ID_RE = re.compile(r"(?:#|编号|第|(?:任务|笔记|日程|习惯|task|note|event|habit|item|number|no\.?)\s*#?)\s*(\d+)\s*(?:号|条|个)?", re.I)
@@ -129,7 +129,7 @@ def _amount(value: str) -> Any:
         return int(number) if number.is_integer() else number
     return value.strip()
 _TITLE_QUOTE_RE = re.compile(r"[《「“\"]([^》」”\"]+)[》」”\"]")
-_GLUE = ("那个任务", "这个任务", "任务", "这个习惯", "习惯", "那条笔记", "笔记", "已经", "从日程里", "日程里", "记到日程",
+_GLUE = ("记得", "别忘了", "那个任务", "这个任务", "任务", "这个习惯", "习惯", "那条笔记", "笔记", "已经", "从日程里", "日程里", "记到日程",
          "到日程", "加到购物单", "加到清单", "划掉", "不要了", "删了", "删掉", "打个卡", "打卡", "搞定啦", "搞定了", "做完了",
          "完成了", "加到", "记一下", "帮我记", "那个", "这个", "心愿单", "购物清单", "购物单", "shopping list", "清单",
          "加一个", "加个", "加上", "设成", "设为", "改成", "高优先级", "低优先级", "这件事", "那件事", "要买", "得买")
@@ -411,7 +411,7 @@ def _object_phrase(rest: str, templates: Sequence[Template], first: bool = False
     out = rest
     for word in _GLUE:  # the household's glue words first, then the templates' own
         out = re.sub(rf"(?<![a-z]){re.escape(word)}(?![a-z])", " ", out, flags=re.I) if word.isascii() else out.replace(word, " ")
-    for word in sorted(words, key=len, reverse=True):
+    for word in sorted(words, key=lambda w: (-len(w), w)):  # (ties in one order: a set's varies by run)
         if word.isascii():
             out = re.sub(rf"(?<![a-z]){re.escape(word)}(?![a-z])", " ", out, flags=re.I)
         elif len(word) >= 2:

@@ -213,7 +213,7 @@ def structured(text: str, props: Mapping[str, Any], args: dict[str, Any]) -> dic
 
 _LEND_EN = (re.compile(r"\b(?:lent|loaned|gave)\s+(?P<person>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+(?:my|our|the|a|an|his|her)\s+"
                        r"(?P<item>[\w' -]+?)(?=\s+(?:until|till|today|yesterday|tomorrow|last|on|by|for)\b|[,.!]|$)"),
-            re.compile(r"\b(?:borrowed|got)\s+(?:a |an |the |)?(?P<item>[\w' -]+?)\s+from\s+(?P<person>[A-Z][\w'-]*)"),
+            re.compile(r"\b(?:[Bb]orrowed|[Gg]ot)\s+(?:a |an |the |)?(?P<item>[\w' -]+?)\s+from\s+(?P<person>[A-Z][\w'-]*)"),
             re.compile(r"\b(?:borrowed)\s+(?P<person>[A-Z][\w'-]*)'s\s+(?P<item>[\w' -]+?)(?=[,.!]|$|\s+(?:until|today|yesterday))"))
 _LEND_ZH = (re.compile(r"(?P<person>[\u4e00-\u9fff]{1,4}?)借(?:走)?了?我的(?P<item>[\u4e00-\u9fffA-Za-z0-9]{1,12})"),
             re.compile(r"借(?:了|走了|走)(?!我)(?P<person>[\u4e00-\u9fff]{1,4}?)的(?P<item>[\u4e00-\u9fffA-Za-z0-9]{1,12})"),
@@ -251,8 +251,10 @@ def pairs(text: str, props: Mapping[str, Any], args: dict[str, Any]) -> dict[str
     return out
 
 
-_TIMES_RE = re.compile(rf"[，,\s]*(?P<n>{NUM}|\b(?:{_EN_NUM_RE})\b|\bonce\b|\btwice\b)\s*(?:次|times?\b)(?:\s*(?:a|per|every)\s+"
-                       r"(?:week|day))?", re.I)
+# "3 times a week", "一周三次", and "once a week" / "twice a day" (no "times" said)
+_TIMES_RE = re.compile(rf"[，,\s]*(?:(?P<n>{NUM}|\b(?:{_EN_NUM_RE})\b|\bonce\b|\btwice\b)\s*(?:次|times?\b)"
+                       r"|(?P<o>\bonce\b|\btwice\b)(?=\s*(?:a|per|every)\s+(?:week|day)))(?:\s*(?:a|per|every)\s+(?:week|day))?",
+                       re.I)
 _WEIGHT_RE = re.compile(r"(?P<n>\d+(?:\.\d+)?)\s*(?P<u>lbs?|pounds?|斤|公斤|kg|千克|kilos?)(?![a-z])", re.I)
 _READING_UNIT_RE = re.compile(r"(?P<v>\d+(?:\.\d+)?(?:/\d+)?)\s*(?P<u>mmHg|bpm|mmol/L|mg/dL|°C|℃|%|次/分)", re.I)
 _ML_RE = re.compile(rf"(?P<n>{NUM})\s*(?P<u>ml|mL|毫升|升|l|liters?|litres?)(?![a-z])", re.I)
@@ -268,8 +270,8 @@ def measures(text: str, props: Mapping[str, Any], args: dict[str, Any]) -> dict[
     if "target" in props and "unit" not in props and out.get("target") in (None, ""):
         m = _TIMES_RE.search(text)
         if m:
-            raw = m.group("n").casefold()
-            number = {"once": 1.0, "twice": 2.0}.get(raw) or _number(m.group("n"))
+            raw = (m.group("n") or m.group("o")).casefold()
+            number = {"once": 1.0, "twice": 2.0}.get(raw) or _number(raw)
             if number is not None and number >= 1:
                 out["target"] = int(number)
                 for key in ("habit", "name", "new_name"):

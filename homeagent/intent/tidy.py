@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from datetime import date, datetime
 from typing import Any
 
+from homeagent.intent.objects import refine
 from homeagent.intent.structured import duration_minutes
 from homeagent.numbers import parse_number
 
@@ -53,7 +54,7 @@ _SPEAKER_EN_RE = re.compile(r"^(?:(?:i'm|i am|im|we're|we are|i|we|just|currentl
                             r"(?:(?:reading|watching|at|outta|out of|got to|arrived at|checked in at|checked in)\s+)?(?:the\s+)?(?=\S)"
                             r"|^(?:just\s+)?(?:got to|arrived at|checked in at|checked in)\s+(?:the\s+)?(?=\S)", re.I)
 _LEND_MORE = (
-    re.compile(r"\b(?:lent|loaned|gave)\s+(?:my|our|the|a|an)\s+(?P<item>[\w' -]+?)\s+to\s+(?P<person>[A-Z][\w'-]*)"),
+    re.compile(r"\b(?:[Ll]ent|[Ll]oaned|[Gg]ave)\s+(?:my|our|the|a|an)\s+(?P<item>[\w' -]+?)\s+to\s+(?P<person>[A-Z][\w'-]*)"),
     re.compile(r"(?P<person>[A-Z][\w'-]*)\s+(?:returned|gave back|brought back|handed back)\s+(?:my|our|the|a|an)\s+"
                r"(?P<item>[\w' -]+?)(?=[,.!]|$|\s+(?:today|yesterday|this))"),
     re.compile(r"把(?P<item>[\u4e00-\u9fffA-Za-z0-9]{1,8}?)借给了?(?:楼下的?|隔壁的?|同事|朋友|邻居)?(?P<person>[\u4e00-\u9fff]{1,4}?)(?:了|[，,。]|$)"),
@@ -353,7 +354,7 @@ def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any],
                     found = month_end(m.group(0), now)
             if found is not None:
                 out[key] = found
-    return out
+    return refine(text, action, props, out)
 
 
 _PRIVATE_RE = re.compile(r"只有我能看|只给我看|仅自己可见|私密|私人的?|\bprivate\b|\bjust for me\b|\bonly (?:i|me) can see\b", re.I)
@@ -366,7 +367,7 @@ _APPEND_EN_RE = re.compile(r"^(?:add|append|put)\s+[\"“](?P<append>[^\"”]+)[
 _NEW_NAME_RE = re.compile(r"(?:重命名为|重命名成|改名为|改名成|标题改成|标题改为|改成|改为)[“\"「]?(?P<zh>[^”\"」，,。]+)[”\"」]?\s*$"
                           r"|\b(?:rename|retitle)\b.*?\b(?:to|as)\s+[\"“]?(?P<en>[^\"”]+?)[\"”]?\s*[.!]?$", re.I)
 _TITLED_RE = re.compile(r"标题(?:叫|是|为)(?P<title>[^，,。]+)[，,]\s*(?:内容(?:是|为)?[：:]?)(?P<content>.+)$"
-                        r"|\btitled?\s+[\"“]?(?P<entitle>[^\"”,]+?)[\"”]?,?\s+(?:saying|that says|with)\s+(?P<encontent>.+)$", re.I)
+                        r"|\btitled?\s+[\"“]?(?P<entitle>[^\"”,:：]+?)[\"”]?(?:\s*[:：]|,?\s+(?:saying|that says|with))\s*(?P<encontent>.+)$", re.I)
 _WEATHER_RE = re.compile(r"天气(?:是|很)?(?P<zh>晴(?:天|朗)?|阴(?:天)?|多云|小雨|大雨|雨|雪|[\u4e00-\u9fff]{1,3}?)(?=[，,。]|$)"
                          r"|\bweather\s+(?:was\s+|is\s+)?(?P<en>sunny|rainy|cloudy|snowy|windy|clear|foggy|stormy|hot|cold)\b", re.I)
 _DIARY_MOOD_RE = re.compile(r"\bmood\s+(?:was\s+|is\s+)?(?P<en>[a-z]+)\b|心情(?:是|很)?(?P<zh>[\u4e00-\u9fff]{1,3}?)(?=[，,。]|$)", re.I)

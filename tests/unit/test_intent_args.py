@@ -132,7 +132,7 @@ def test_a_goals_month_end_deadline_is_resolved(layer: IntentLayer) -> None:
 
 @pytest.mark.parametrize(("text", "action", "expected"), [
     ("记录心情：有点烦躁，工作太多", "record_mood", {"mood": "烦躁"}),
-    ("Log my mood: anxious about the exam", "record_mood", {"mood": "anxious about the exam"}),
+    ("Log my mood: anxious about the exam", "record_mood", {"mood": "anxious", "note": "the exam"}),
     ("保存地址：外婆家，鼓楼区中山路12号", "add_address", {"label": "外婆家", "address": "鼓楼区中山路12号"}),
     ("添加联系人：赵磊，邻居，电话13700001234", "add_person", {"person": "赵磊", "relation": "邻居"}),
     ("Add a contact: Nina Park, our piano teacher, 555-0133", "add_person",
@@ -153,7 +153,7 @@ def test_what_follows_a_command_and_a_colon_is_the_value(layer: IntentLayer, tex
     ("健身卡每月自动扣199", "record_transaction", {"recurring": "monthly"}),
     ("iCloud storage, 2.99 a month", "record_transaction", {"recurring": "monthly"}),
     ("周末加油花了三百二", "record_transaction", {"amount": 320}),
-    ("Got a bonus, 1,500 dollars", "record_transaction", {"amount": "1500 dollars", "currency": "USD"}),
+    ("Got a bonus, 1,500 dollars", "record_transaction", {"amount": 1500, "currency": "USD", "type": "income"}),
     ("Mark the piano goal as done", "update_goal_progress", {"title": "piano"}),
     ("存钱目标现在已经存到8000了", "update_goal_progress", {"title": "存钱"}),
 ])

@@ -1,0 +1,413 @@
+"""The object phrase's last pass, after `tidy`: the words people say around a record's
+name that are not the name, and slots said in passing.
+
+- vague time words ("待会儿", "回头"), a deadline's own word left behind once its date was
+  taken out ("截止", "之前"), a forgotten/for-now aside ("忘了", "先", "一段时间"), the
+  asking ("提醒一下我") and a "把…从日历上去掉" / "…放进日程" command around the name;
+- a name introduced by 叫 ("加个叫冥想的习惯"), a record pointed at by 那活儿 / 那件事;
+- a meal's word before its food ("午饭吃的麻辣烫");
+- money: its direction from the words (花了, 买, 交了, 打车 → expense; 工资, 到账, 卖…回了,
+  received → income; a write with neither is an expense, the action's default said out),
+  a category named in the sentence ("记到礼物类", "category: gifts");
+- an event: the end of a range ("两点到四点", "from 2 to 4pm"), a place said with 在 before
+  what happens there ("在301会议室开项目评审会").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from homeagent.numbers import NUM, parse_number
+
+_HAN = r"\u4e00-\u9fff"
+_NAME_KEYS = ("content", "title", "habit", "item", "dish", "food", "subject", "place", "plant", "pet", "medicine")
+# A piece of a name that is only an aside: when, for how long, that it was forgotten, a deadline's word.
+_ASIDE_ZH = re.compile(
+    r"(?:待会儿?|等会儿?|等一下|等下|一会儿?|过会儿?|回头|稍后|晚点|晚些时候|到时候?|先|暂时|暂且|"
+    r"一段时间|一阵子?|这几天|几天|新|新建|新的|截止(?:日期|时间)?|截至|到期|之前|以前|前|忘了|忘记了?|又|还|买了|囤了|放了|新买了|\d+(?:\.\d+)?)")
+_LEAD_ZH = re.compile(r"^(?:待会儿?|等会儿?|等下|一会儿?|过会儿?|回头|稍后|晚点|忘了|忘记了?)\s*(?=\S{2})")
+_TAIL_ZH = re.compile(r"(?<=\S{2})\s*(?:先|暂时|截止(?:日期|时间)?|截至|到期)$")
+_EVERY_TAIL_ZH = re.compile(r"(?<=\S{2})\s*(?:一|每)(?:周|星期|礼拜|天|个月|月)$")  # what was left of "一周三次"
+_ASKING_ZH = re.compile(r"^(?:记得|别忘了|提醒(?:一下)?(?:我)?|叫我|喊我|让我|一下我?|我(?=(?:给|去|要|把|跟|和|带|找|交|买|打)\S))"
+                         r"\s*(?:去|要)?(?=\S{2})")
+# "…从日历上去掉", "…放进日程", "…加进去": the command around the record, not its name.
+_FROM_LIST_ZH = re.compile(r"(?<=\S{2})\s*从\s*\S{1,6}?(?:(?:上|里|中)\s*(?:去掉|删掉|删除|拿掉|移除|删了|划掉|撤掉|去除)?|"
+                           r"(?:去掉|删掉|删除|拿掉|移除|删了|划掉|撤掉|去除))(?:吧|了)?$")
+_INTO_LIST_ZH = re.compile(r"(?<=\S{2})\s*(?:放进|放到|加进|加到|加入|记到|存到|写进|添加到|放入)(?:去|里|里面)?$")
+_CALLED_ZH = re.compile(rf"^(?:一个|个)?(?:叫做?|名叫|名为|叫作)\s*(?P<n>[{_HAN}A-Za-z0-9]{{1,12}}?)(?:的)?$")
+_POINTER_ZH = re.compile(r"(?<=\S{2})\s*(?:那|这)(?:个)?(?:活儿?|事儿?|件事)$")
+_MEAL_ZH = re.compile(r"^(?:早饭|早餐|早上|午饭|午餐|中饭|中午|晚饭|晚餐|晚上|夜宵|宵夜|加餐|下午茶|breakfast|lunch|dinner|supper|brunch)?\s*(?:吃的是|吃了|吃的|吃|是|：|:)\s*(?=\S)")
+_MEAL_EN = re.compile(r"^(?:(?:for\s+)?(?:breakfast|lunch|dinner|supper)\s+(?:i\s+had|was|i\s+ate|:)\s*|(?:i\s+)?(?:had|ate)\s+)(?=\S)",
+                      re.I)
+
+_INCOME_RE = re.compile(
+    r"工资|薪水|奖金|到账|进账|收入|收到|入账|报销款|分红|利息|退款|退了|红包收|"
+    r"卖(?:\S{0,12}?)(?:回了|得了|了|掉)|"
+    r"\b(?:got paid|paid me|salary|wages?|income|earned|earnings|received|receive|sold|selling|refund(?:ed)?|bonus"
+    r"|dividends?|interest)\b", re.I)
+_EXPENSE_RE = re.compile(r"花了|花掉|支出|付了|交了|买|打车|消费|充值|缴|扣了|\b(?:spent|spend|spending|paid|bought|buy|cost|costs)\b",
+                         re.I)
+_CATEGORY_RE = re.compile(rf"[，,\s]*(?:记到|记在|归到|归为|算到|算作|放到|分到)\s*(?P<zh>[{_HAN}A-Za-z]{{1,6}}?)\s*(?:类别?|分类)(?:里|下|中)?"
+                          rf"|(?:类别|分类)\s*(?:是|为|[:：])\s*(?P<zh2>[{_HAN}A-Za-z]{{1,6}})"
+                          r"|\b(?:category|under)\s*[:：]?\s*(?P<en>[a-z]+)(?:\s+category)?\b", re.I)
+
+_CLOCK_ZH = r"(?:凌晨|早上|早晨|上午|中午|下午|傍晚|晚上)?\s*[\d一二两三四五六七八九十]{1,3}\s*[点點:：]\s*(?:半|一刻|三刻|[\d一二三四五六七八九十]{1,3}\s*分?)?"
+_RANGE_ZH = re.compile(rf"^\s*(?:到|至|~|～|-|—)\s*(?P<end>{_CLOCK_ZH})\s*")
+_RANGE_EN = re.compile(r"^\s*(?:to|until|till|-|–)\s*(?P<end>\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?)(?![\w:])\s*", re.I)
+_PLACE_SUFFIX = (r"(?:会议室|教室|办公室|室|厅|馆|店|楼|层|公园|医院|学校|中心|餐厅|饭店|酒店|广场|商场|影院|影城|球场|体育场|场|家|号|路|院|所|处"
+                 r"|部|区|园|吧|站|机场|公司)")
+_PLACE_HEAD = rf"^(?P<before>.*?)在\s*(?P<p>[{_HAN}A-Za-z0-9]{{1,12}}?{_PLACE_SUFFIX})\s*"
+_PLACE_VERB = r"(?P<v>开|举行|举办|办|参加|有)"
+_PLACE_ZH = (re.compile(_PLACE_HEAD + _PLACE_VERB + r"\s*(?P<t>[^，,。；;]*)$"),
+             re.compile(_PLACE_HEAD + _PLACE_VERB + r"?\s*(?P<t>[^，,。；;]*)$"))
+# "在万达看电影": a place without a place's ending, then what is done there (the title, its verb kept)
+_PLACE_DOING_ZH = re.compile(rf"^在\s*(?P<p>[{_HAN}A-Za-z0-9]{{2,8}}?)(?P<t>(?:看|吃|逛|打|玩|踢|唱|聚|游|拍|学|练|见|上)[{_HAN}A-Za-z0-9]{{1,10}})$")
+
+
+# English: the command and the list around a record's words, and asides after them.
+_EN_LEAD = re.compile(
+    r"^(?:(?:todo|to-?do|set up(?:\s+an?\s+\w+)?|(?:i\s+)?(?:want|need|'d like)\s+to\s+(?:track|start|build|do)(?:\s+an?)?|chuck|stick|throw"
+    r"|(?:bin|trash|toss|ditch|scrap)(?=\s+(?:the|my|our|that|this)\b)|call off|get rid of|put down that|record that|remember that|log|add|put|save|jot down"
+    r"|i\s+(?:just\s+)?(?:had|took)|(?:just\s+)?(?:had|took)|did|i\s+need|need|grab)\s+(?:(?:my|the|our|some|a|an|of)\s+)*"
+    r"|(?:(?:set up an?\s+|add an?\s+|start an?\s+)?countdown\s+(?:for|to|until)|(?:just\s+)?(?:arrived|got)\s+(?:at|to)|online"
+    r"|of|some)\s+)(?=\S)", re.I)
+_EN_TRAIL = re.compile(
+    r"(?:,?\s+(?:as\s+(?:an?|my)(?:\s+(?:habit|task|recipe|idea|note|reminder|todo|to-do))?|completely|entirely|for good"
+    r"|(?:,\s*)?history and all|and all (?:its|of its|the) [\w-]+|on the(?:\s+[\w-]+)?\s+list|on the|on my(?:\s+[\w-]+)?\s+list"
+    r"|(?:,\s*)?(?:high|low|medium|normal|top)\s+priority"
+    r"|,?\s*(?:(?:and\s+)?(?:keep|make|mark|set)\s+(?:it|this|that)\s+(?:as\s+)?)?(?:private|pinned|secret|just for me)"
+    r"|(?:to|on|in|into)\s+(?:the|my|our)\s+(?:groceries|shopping|grocery list|list)|goes(?:\s+on\b.*)?"
+    r"|on the way (?:home|back)|at the moment|right now|for now|at some point|someday|anymore"
+    r"|(?:from|off)\s+(?:my|the|our)\s+(?:[\w-]+\s+)?(?:list|calendar|wishlist|wish list)\b.*))+$", re.I)
+_EN_DASH = re.compile(r"^(?P<head>[^-–—:]{2,48}?)\s+[-–—]\s+(?P<rest>\S.*)$")
+_EN_DASH_HEAD = re.compile(r"\b(?:jot|note|memo|idea|thought|habit|task|reminder|remember|sticky|everyone|down|set up|save"
+                           r"|add|log|record|write)\b", re.I)
+_EN_POSSESSIVE_DAY = re.compile(r"^(?:(?:yesterday|today|tonight|tomorrow|(?:mon|tues|wednes|thurs|fri|satur|sun)day)(?:'s|’s)"
+                                r"|(?:this|last|next)\s+(?:week|month)(?:'s|’s))\s+(?=\S)", re.I)
+_EN_WHEN_TAIL = re.compile(r"\s+(?:sometime\s+|some time\s+)?(?:on|before|by|after|until|till|for|at|from)?\s*$", re.I)
+
+
+def _en_when_tail(value: str) -> str:
+    """"piano lesson on Saturday", "the boiler serviced sometime before the 15th": the words
+    before a date said at the end."""
+    from homeagent.intent.slots import WHEN_EN_RE  # (slots reads tidy, tidy reads this module)
+
+    for m in WHEN_EN_RE.finditer(value):
+        if m.end() >= len(value.rstrip(" ,.")) and m.start() > 0:
+            head = _EN_WHEN_TAIL.sub("", value[: m.start()])
+            head = re.sub(r"\s+(?:sometime|some time)$", "", head, flags=re.I)
+            return head.strip(" ,") or value
+    day = re.search(r"\s+(?:sometime\s+)?(?:before|by|on)\s+the\s+\d{1,2}(?:st|nd|rd|th)$", value, re.I)
+    return value[: day.start()].strip(" ,") if day else value
+
+
+def en_name_words(value: str, dated: bool) -> str:
+    """`dated`: the date is its own slot (said, or the record is looked up), not the record's words."""
+    out = value.strip()
+    for _ in range(2):
+        out = _EN_POSSESSIVE_DAY.sub("", out) or out
+        out = _EN_LEAD.sub("", out) or out
+        out = _EN_TRAIL.sub("", out).strip(" ,") or out
+        if dated:
+            out = _en_when_tail(out)
+            out = re.sub(r"\s+(?:sometime\s+|some time\s+)?(?:on|before|by|after|until|till|at|from)$", "", out, flags=re.I)
+    return out
+
+# "愿望单再添一个拍立得", "食谱里加一道番茄牛腩": the list and the adding before the name.
+_ADD_LEAD_ZH = re.compile(r"^(?:\S{1,6}?(?:里|上|中)?\s*)?(?:再)?(?:添加|添|加)\s*(?:一个|一道|一本|一件|一台|一份|一条|一把|一双|一瓶|一盒|个|道|本)"
+                          r"(?=\S{2})|^\S{1,6}?\s+(?:添加|添上|加上)(?=\S{2})")
+_PUT_IN_ZH = re.compile(r"把(?P<x>[\u4e00-\u9fffA-Za-z0-9]{1,10}?)(?:也)?(?:加进去|加进来|加上|加到|加进|放进|记上|添上|添进去)")
+_CMD_TAIL_ZH = re.compile(r"(?<=\S{2})(?:的)?\s+(?:存|记|加|放)\S{0,2}$")
+_CMD_HEAD_ZH = re.compile(r"^(?:置顶|写上|写下|记下|记一下|记上|内容是?|内容为|(?:新增|新建|添加|登记|记录|保存)[\u4e00-\u9fff]{0,3})\s*[：:]\s*(?=\S)")
+_LOOKUP_VERB_ZH = re.compile(r"^(?:取消|删除|删掉|去掉|划掉|暂停|恢复|放弃)(?=\S{2})")
+_ENTITY_ZH = re.compile(r"(?<=\S{2})(?:的)?(?:那个|这个)?(?:目标|习惯|任务|待办|倒计时|笔记|便签)\S{0,4}$")
+_PET_KIND_ZH = re.compile(r"^(?:狗子|狗狗|小狗|猫咪|小猫|猫猫|我家的?)(?=\S{2})")
+_PERSON_TAIL_ZH = re.compile(r"(?<=\S)(?:总算|终于|已经|刚刚?|都)?把$")
+
+_EN_ITEM_TRAIL = re.compile(r"(?:\s+for\s+(?:the|a|an|our|my)\s+[\w-]+(?:\s+[\w-]+)?|(?:'s|’s|\s+is|\s+are)\s+(?:gone\s+\w+|broken|empty"
+                            r"|finished|worn out|running low|stored\b.*|kept\b.*)|\s+(?:lives|goes|stays|sits)\b.*)$", re.I)
+_EN_MOOD_LEAD = re.compile(r"^(?:i\s+)?(?:felt|feel|feeling|am feeling|was feeling|i'm feeling|i'm|i am|was|am)\s+(?:so\s+|really\s+|very\s+|pretty\s+)?",
+                           re.I)
+_EN_MEDICINE_LEAD = re.compile(r"^(?:i\s+)?(?:just\s+)?(?:(?:had|took|taken|gave)\s+)?(?:my|the|some|a|an|his|her)\s+(?=\S)", re.I)
+_RETURNED_RE = re.compile(r"\b(?:returned|gave (?:it |them |my \w+ )?back|brought (?:it |them )?back|handed (?:it )?back)\b"
+                          r"|还(?:回来|给我|我)?了|已经还|归还了", re.I)
+_REPAID_RE = re.compile(r"\b(?:paid (?:me |us )?back|repaid|settled up)\b|还(?:给)?(?:我|你)?了|还我了|还清了?", re.I)
+_EN_RELATION = re.compile(r"^(?:(?:my|our)\s+)?(?:sister|brother|mum|mom|mother|dad|father|friend|neighbou?r|colleague|cousin|aunt|uncle"
+                          r"|boss|son|daughter|wife|husband|partner|flatmate|roommate)\s+(?=[A-Z])")
+
+
+def _pieces_kept(value: str) -> str:
+    """A Chinese value with holes ("待会儿 给房东打电话"): the pieces that are not asides."""
+    if not re.search(f"[{_HAN}]", value):
+        return value
+    pieces = [p for p in re.split(r"\s+", value.strip()) if p]
+    kept = [p for p in pieces if not _ASIDE_ZH.fullmatch(p)]
+    if kept and len(kept) < len(pieces):
+        joined = " ".join(kept)
+        return re.sub(rf"(?<=[{_HAN}])\s+(?=[{_HAN}])", "", joined) if len(kept) > 1 else joined
+    return value
+
+
+def name_words(value: str, action: str, props: Mapping[str, Any], has_when: bool) -> str:
+    out = _pieces_kept(value.strip())
+    if not re.search(f"[{_HAN}]", out):
+        return out
+    for _ in range(2):
+        out = _LEAD_ZH.sub("", out)
+        if "due" in props or action.startswith("check_in"):
+            out = _ASKING_ZH.sub("", out)
+        out = _TAIL_ZH.sub("", out) if has_when or re.search(r"先$|暂时$", out) else out
+        out = _FROM_LIST_ZH.sub("", out) or out
+        out = _INTO_LIST_ZH.sub("", out) or out
+        out = _POINTER_ZH.sub("", out) or out
+        out = _EVERY_TAIL_ZH.sub("", out) or out
+        out = _pieces_kept(out.strip())
+    m = _CALLED_ZH.match(out)
+    if m:
+        out = m.group("n")
+    if action.startswith(("add_", "create_")):
+        out = _ADD_LEAD_ZH.sub("", out) or out
+    out = _CMD_TAIL_ZH.sub("", out) or out
+    out = _CMD_HEAD_ZH.sub("", out) or out
+    if not action.startswith(("create_", "add_", "record_", "write_")):
+        out = _LOOKUP_VERB_ZH.sub("", out) or out
+        out = _ENTITY_ZH.sub("", out) or out
+    return out.strip(" ，,。") or value
+
+
+def _category(text: str) -> tuple[str, str] | None:
+    m = _CATEGORY_RE.search(text)
+    if m is None:
+        return None
+    word = (m.group("zh") or m.group("zh2") or m.group("en") or "").strip()
+    return (word, m.group(0)) if word else None
+
+
+def _money(text: str, action: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    kinds = props.get("type", {}).get("enum", [])
+    if "income" not in kinds or "expense" not in kinds:
+        return
+    write = action.startswith("record_")
+    if out.get("type") not in ("income", "expense"):
+        if _INCOME_RE.search(text):
+            out["type"] = "income"
+        elif write or _EXPENSE_RE.search(text):
+            out["type"] = "expense"  # the action's default, said out ("打车89元", "超市买菜156.5")
+    elif out.get("type") == "expense" and _INCOME_RE.search(text) and not _EXPENSE_RE.search(text):
+        out["type"] = "income"
+    if write and "category" in props and not out.get("category"):
+        found = _category(text)
+        if found is not None:
+            out["category"] = found[0]
+            for key in ("note", "content"):
+                if isinstance(out.get(key), str) and found[1].strip(" ，,") in out[key]:
+                    out[key] = out[key].replace(found[1].strip(" ，,"), "").strip(" ，,") or out[key]
+
+
+def _event(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    title, start = out.get("title"), out.get("start")
+    if "end" in props and not out.get("end") and isinstance(start, str) and isinstance(title, str):
+        m = _RANGE_ZH.match(title) or _RANGE_EN.match(title)
+        if m is None:
+            # (the title may be past the range: "…两点到四点开会" with the range cut elsewhere)
+            at = text.find(start)
+            m = (_RANGE_ZH.match(text[at + len(start):]) or _RANGE_EN.match(text[at + len(start):])) if at >= 0 else None
+            cut = False
+        else:
+            cut = True
+        if m is not None:
+            end = m.group("end").strip()
+            clock = re.search(rf"{_CLOCK_ZH}$|\d{{1,2}}(?::\d{{2}})?\s*(?:am|pm|a\.m\.|p\.m\.)?$", start.strip(), re.I)
+            head = start.strip()[: clock.start()] if clock else start.strip() + " "
+            if re.fullmatch(r"[\d一二两三四五六七八九十]{1,3}\s*[点點:：].*", end) and clock:
+                # "下午两点到四点": the end keeps the start's part of the day
+                part = re.match(r"(?:凌晨|早上|早晨|上午|中午|下午|傍晚|晚上)", clock.group(0))
+                head += part.group(0) if part else ""
+            if re.fullmatch(r"\d{1,2}(?::\d{2})?", end) and clock and re.search(r"pm|p\.m\.", clock.group(0), re.I):
+                end += "pm"
+            out["end"] = (head + end).strip()
+            if cut:
+                out["title"] = title[m.end():].strip(" ，,") or title
+    title = out.get("title")
+    if "location" in props and isinstance(title, str):
+        loc = out.get("location")
+        if isinstance(loc, str) and loc and loc not in title:
+            # "在301会议室开项目评审会" read whole as the place: the place, then what happens there
+            m = _PLACE_ZH[0].match("在" + loc)
+            if m and m.group("v") and len(m.group("t")) >= 2 and not m.group("before"):
+                place, doing = m.group("p"), m.group("t")
+            else:
+                m = _PLACE_DOING_ZH.match("在" + loc)
+                place, doing = (m.group("p"), m.group("t")) if m else ("", "")
+            if place and (not title.strip() or _RANGE_ZH.match(title) or title.strip() in loc):
+                out["location"], out["title"] = place, doing
+        elif not loc:
+            m = _PLACE_ZH[0].match(title) or _PLACE_ZH[1].match(title)
+            if m and m.group("t") and len(m.group("t")) >= 2:
+                out["location"] = m.group("p")
+                out["title"] = (m.group("before").strip(" ，,") + m.group("t")).strip() or title
+
+
+def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any]) -> dict[str, Any]:
+    out = dict(args)
+    has_when = any(isinstance(v, str) and "照抄用户的说法" in str(props.get(k, {}).get("description", ""))
+                   for k, v in out.items())
+    lookup = not action.startswith(("create_", "add_", "record_", "write_"))
+    dash = _EN_DASH.match(text.strip()) if text.isascii() else None
+    for key in _NAME_KEYS:
+        value = out.get(key)
+        if not isinstance(value, str) or not value.strip():
+            continue
+        if value.isascii() and re.search("[A-Za-z]", value):
+            if dash is not None and _EN_DASH_HEAD.search(dash.group("head")) and key in ("content", "habit", "title"):
+                # "Jot this down - kids' shoe sizes, …", "Set up a habit - call Mum, once a week"
+                rest = dash.group("rest").strip(" .")
+                value = rest if key == "content" else re.split(r"\s*,\s*", rest)[0]
+            out[key] = en_name_words(value, has_when or lookup)
+            said_day = re.search(r"\b(?P<day>yesterday|today|tonight|(?:mon|tues|wednes|thurs|fri|satur|sun)day)(?:'s|’s)\s+"
+                                 + re.escape(out[key]), text, re.I)
+            if said_day and "date" in props and not out.get("date"):  # "Log yesterday's meditation"
+                out["date"] = said_day.group("day")
+            if key == "item":
+                out[key] = _EN_ITEM_TRAIL.sub("", out[key]).strip(" ,") or out[key]
+            if key == "medicine":
+                out[key] = _EN_MEDICINE_LEAD.sub("", out[key]) or out[key]
+        else:
+            out[key] = name_words(value, action, props, has_when)
+    _zh_more(text, action, props, out)
+    _en_more(props, out)
+    _book(text, props, out)
+    _body(text, props, out)
+    # What came back, said in the past ("Tom returned the drill", "小刘的200块钱我还了"); a
+    # promise to give it back is no return.
+    if "returned" in props and "returned" not in out and _RETURNED_RE.search(text):
+        out["returned"] = True
+    if "repayment" in props and "repayment" not in out and _REPAID_RE.search(text):
+        out["repayment"] = True
+    if "hours" in props and out.get("hours") in (None, ""):  # "眯了4个钟", "睡了四个钟": hours
+        m = re.search(rf"(?P<n>{NUM})\s*个\s*(?P<half>半)?\s*钟(?!点|头)", text)
+        number = parse_number(m.group("n")) if m else None
+        if m and number is not None:
+            hours = number + (0.5 if m.group("half") else 0)
+            out["hours"] = int(hours) if float(hours).is_integer() else hours
+    if "frequency" in props and "weekly" in props["frequency"].get("enum", []) and re.search(rf"(?:一|每)(?:周|星期|礼拜)\s*{NUM}\s*次", text):
+        out["frequency"] = "weekly"  # "一周三次"
+        for key in ("remind_at", "time"):
+            if isinstance(out.get(key), str) and re.fullmatch(r"(?:周|星期|礼拜)[一二三四五六日天]", out[key]):
+                del out[key]  # (the 周三 of 一周三次 is no day)
+    if isinstance(out.get("food"), str) and ("meal" in props):
+        out["food"] = _MEAL_ZH.sub("", out["food"]) or out["food"]
+        out["food"] = _MEAL_EN.sub("", out["food"]) or out["food"]
+    _money(text, action, props, out)
+    if "start" in props:
+        _event(text, props, out)
+    return out
+
+
+def _zh_more(text: str, action: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """Slot-specific words around a Chinese name: a task's 把 clause is whole ("把车开去年检"),
+    "把X加进去" adds X, a pet's kind before its name, a person before what they did."""
+    from homeagent.intent.slots import command_clause  # (slots reads tidy, tidy reads this module)
+
+    content = out.get("content")
+    if isinstance(content, str) and "due" in props and action.startswith("create_") and not content.startswith("把") \
+            and ("把" + content) in text and len(content) >= 3:
+        out["content"] = "把" + content
+    if isinstance(content, str) and re.search(f"[{_HAN}]", content):
+        parts = re.split(r"[，,]", content, maxsplit=1)
+        if len(parts) == 2 and parts[1].strip() and command_clause(parts[0]):  # "记下来，阳台改成小书房"
+            out["content"] = parts[1].strip()
+    item = out.get("item")
+    if isinstance(item, str) and action.startswith(("add_", "create_")):
+        m = _PUT_IN_ZH.search(text)
+        if m and m.group("x") not in item:
+            out["item"] = m.group("x")
+        if out.get("location") and re.search(r"(?<=\S{2})(?:放|搁|收)$", str(out["item"])):
+            out["item"] = str(out["item"])[:-1].strip(" ，,")
+    pet = out.get("pet")
+    if isinstance(pet, str) and re.search(f"[{_HAN}]", pet):
+        pet = pet.split()[0] if " " in pet.strip() else pet
+        out["pet"] = _PET_KIND_ZH.sub("", pet) or pet
+    plant = out.get("plant")
+    if isinstance(plant, str) and re.search(f"[{_HAN}]", plant):  # "窗台的绿萝": where it stands is not its name
+        plant = plant.split()[0] if " " in plant.strip() else plant
+        out["plant"] = re.sub(r"^(?:阳台|窗台|客厅|卧室|书房|院子|门口|楼下|办公室|桌上|桌子上)(?:上)?的(?=\S{2})", "", plant) or plant
+    person = out.get("person")
+    if isinstance(person, str) and re.search(f"[{_HAN}]", person):
+        person = person.split()[0] if " " in person.strip() else person
+        out["person"] = _PERSON_TAIL_ZH.sub("", person) or person
+    amount = out.get("amount")
+    if isinstance(amount, str) and out.get("currency"):
+        m = re.fullmatch(r"\s*(?P<n>\d+(?:\.\d+)?)\s*(?:日元|円|美元|美金|刀|欧元|英镑|港币|港元|yen|dollars?|bucks?|euros?|pounds?)\s*",
+                         amount, re.I)
+        if m:  # the currency is its own slot: "8000日元" is 8000 in JPY
+            number = float(m.group("n"))
+            out["amount"] = int(number) if number.is_integer() else number
+
+
+def _book(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """A book's author said beside its title: "《三体》，刘慈欣的", "Project Hail Mary by Andy Weir"."""
+    title = out.get("title")
+    if "author" not in props or out.get("author") or not isinstance(title, str):
+        return
+    m = re.search(r"《(?P<t>[^》]+)》\s*[，,]?\s*(?:作者(?:是)?)?(?P<a>[\u4e00-\u9fff·]{2,6}?)(?:的|写的|著)?(?:[，,。]|$)", text)
+    if m:
+        out["title"], out["author"] = m.group("t").strip(), m.group("a").strip()
+        return
+    m = re.match(r"^(?P<t>.+?)\s+by\s+(?P<a>[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){0,3})\b", title)
+    if m is None:
+        m = re.search(rf"{re.escape(title)}\s+by\s+(?P<a>[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){{0,3}})", text)
+        if m:
+            out["author"] = m.group("a").strip()
+        return
+    out["title"], out["author"] = m.group("t").strip(), m.group("a").strip()
+
+
+def _en_more(props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """A mood said in a sentence ("felt calm after the walk"), a person said with who they are
+    ("my sister Amy") or with what they did ("Kate the 60 she owed")."""
+    mood = out.get("mood")
+    if isinstance(mood, str) and mood.isascii() and " " in mood.strip():
+        value = _EN_MOOD_LEAD.sub("", mood.strip())
+        parts = re.split(r"\s+(?=(?:after|about|because|since|when|with|at|from|today|this|but|and)\b)|[,.;]\s*", value, maxsplit=1,
+                         flags=re.I)
+        out["mood"] = parts[0].strip() or mood
+        if len(parts) == 2 and parts[1].strip() and "note" in props and not out.get("note"):
+            # (the registry's own reading: "anxious about the exam" is the mood anxious, the note the exam)
+            out["note"] = re.sub(r"^(?:about|because(?: of)?|since|over)\s+", "", parts[1].strip(), flags=re.I)
+    person = out.get("person")
+    if isinstance(person, str) and person.isascii() and "direction" in props:
+        value = _EN_RELATION.sub("", person.strip())
+        m = re.match(r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?", value)
+        if m and m.end() < len(value) and re.search(r"\b(?:the|she|he|they|owed|owes|paying|back)\b|,", value[m.end():]):
+            value = m.group(0)  # "Kate the she owed", "Priya, paying her back": the name
+        out["person"] = value.strip() or person
+    if isinstance(out.get("person"), str) and out["person"].isascii():  # "Lily was born 2015-08-21"
+        out["person"] = re.sub(r"\s+(?:was|is|were)\s+born\b.*$", "", out["person"]).strip() or out["person"]
+    item = out.get("item")
+    if isinstance(item, str) and item.isascii():  # "toilet paper, the big pack": what it is, not which
+        out["item"] = re.sub(r",\s*(?:the|a|an)\s+[\w -]+$", "", item).strip() or item
+
+
+_HEIGHT_RE = re.compile(r"(?:身高|个子|height|tall)\D{0,12}?(?P<n>\d{2,3}(?:\.\d+)?)\s*(?:cm|厘米|公分)"
+                        r"|(?P<n2>\d{2,3}(?:\.\d+)?)\s*(?:cm|厘米|公分)\s*(?:tall|高)", re.I)
+_FAT_RE = re.compile(r"(?:体脂率?|body fat)\D{0,16}?(?P<n>\d{1,2}(?:\.\d+)?)\s*(?:%|percent|个点)?", re.I)
+
+
+def _body(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """A height and a body fat said among body measurements are their own slots, not a weight."""
+    for key, rx in (("height_cm", _HEIGHT_RE), ("body_fat", _FAT_RE)):
+        said = out.get(key)
+        if key not in props or isinstance(said, int | float) or (isinstance(said, str) and re.fullmatch(r"\s*\d+(?:\.\d+)?\s*", said)):
+            continue  # (a template's words around the number, "is 25 percent this week", are read again)
+        m = rx.search(text)
+        if m is None:
+            continue
+        raw = m.group("n") or m.groupdict().get("n2") or ""
+        number = float(raw)
+        out[key] = int(number) if number.is_integer() else number
+        weight = out.get("weight_kg")
+        if weight is not None and str(weight).strip() in (raw, m.group(0).strip()):
+            del out["weight_kg"]  # (the number was read as the weight first)
