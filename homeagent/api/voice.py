@@ -204,7 +204,8 @@ OPENAPI_PATHS: dict[str, Any] = {
         "requestBody": {"required": True, "content": {"application/json": {"schema": {
             "type": "object", "required": ["input"],
             "properties": {
-                "input": {"type": "string", "minLength": 1, "maxLength": MAX_INPUT_CHARS},
+                # Something to speak: whitespace alone is refused (400).
+                "input": {"type": "string", "minLength": 1, "maxLength": MAX_INPUT_CHARS, "pattern": r"\S"},
                 "model": {"type": "string"}, "voice": {"type": "string"},
                 "language": {"type": "string", "enum": ["en", "zh"]},
                 "response_format": {"type": "string", "enum": list(_AUDIO_FORMATS)},

@@ -24,7 +24,7 @@ from homeagent.actions.modes import ALIASES as MODE_ALIASES
 from homeagent.actions.money import MoneyError, parse_money
 from homeagent.actions.repeat import find_repeat
 from homeagent.intent.fuzzy import closest
-from homeagent.intent.tidy import month_end
+from homeagent.intent.month_end import month_end
 from homeagent.intent.training import Template, fold_punct
 from homeagent.numbers import NUM, find_number
 

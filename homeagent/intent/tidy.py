@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from datetime import date, datetime
+from datetime import datetime
 from typing import Any
 
+from homeagent.intent.month_end import MONTH_END_RE, month_end
 from homeagent.intent.objects import refine
 from homeagent.intent.structured import duration_minutes
 from homeagent.numbers import parse_number
@@ -78,13 +79,6 @@ _PLACE_ZH_RE = re.compile(r"[，,\s]*在(?P<p>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)(?
 _PLACE_EN_RE = re.compile(r"\s+at\s+(?:the\s+)?(?P<p>(?:[A-Z][\w'’-]*)(?:\s+(?:[A-Z][\w'’-]*|of|and|&))*|[a-z]+ (?:center|centre|hall"
                           r"|park|school|office|library|gym|clinic|hospital|church|stadium))(?=[,.!]|$)")
 _MINUTES_EN_RE = re.compile(r"(?P<n>\d+)\s*-\s*(?:minute|min)\b|(?P<h>\d+)\s*-\s*hour\b", re.I)
-_MONTH_END_RE = re.compile(r"(?P<m>\d{1,2}|[一二三四五六七八九十]{1,3})\s*月\s*(?:底|末)|(?:by\s+)?(?:the\s+)?end\s+of\s+(?P<en>"
-                           r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:tember)?|oct(?:ober)?"
-                           r"|nov(?:ember)?|dec(?:ember)?)", re.I)
-_EN_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-_ZH_DIGITS = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10, "十一": 11, "十二": 12}
-
-
 def _cut(value: str, span: str) -> str:
     out = value.replace(span, " ", 1)
     out = re.sub(r"\s*[，,]\s*[，,]+\s*", "，", out)
@@ -99,25 +93,6 @@ _HEAD_WORDS_RE = re.compile(r"心情|情绪|待办|任务|加一条|加个|加|m
 def _command_head(head: str) -> bool:
     """Whether what comes before a colon only names the command ("记录心情", "Log my mood")."""
     return not _HEAD_WORDS_RE.sub("", head).strip(" ，,")
-
-
-def month_end(said: str, now: datetime) -> str | None:
-    """"6月底" / "the end of April" → that month's last day (ISO), this year or, once past, next;
-    the date words themselves read only 月底 (this month's)."""
-    m = _MONTH_END_RE.search(said)
-    if m is None or m.group(0).strip() != said.strip() and not re.fullmatch(r"\s*(?:by\s+)?" + re.escape(m.group(0).strip())
-                                                                            + r"\s*(?:前|之前|以前)?\s*", said):
-        return None
-    if m.group("en"):
-        month = _EN_MONTHS.index(m.group("en")[:3].casefold()) + 1
-    else:
-        raw = m.group("m")
-        month = int(raw) if raw.isdigit() else _ZH_DIGITS.get(raw, 0)
-    if not 1 <= month <= 12:
-        return None
-    year = now.year if month >= now.month else now.year + 1
-    nxt = date(year + (month == 12), month % 12 + 1, 1)
-    return date.fromordinal(nxt.toordinal() - 1).isoformat()
 
 
 def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any], now: datetime) -> dict[str, Any]:
@@ -349,7 +324,7 @@ def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any],
         if isinstance(said_when, str) and "照抄用户的说法" in str(prop.get("description", "")):
             found: str | None = month_end(said_when, now)
             if found is None:
-                m = _MONTH_END_RE.search(text)
+                m = MONTH_END_RE.search(text)
                 if m and re.search(r"月底|月末|end of", said_when, re.I) and m.group(0) not in said_when:
                     found = month_end(m.group(0), now)
             if found is not None:

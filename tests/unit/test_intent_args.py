@@ -9,8 +9,8 @@ import pytest
 
 from homeagent.intent import IntentLayer
 from homeagent.intent.filters import subject, within_days
+from homeagent.intent.month_end import month_end
 from homeagent.intent.slots import command_clause, strip_command_clauses
-from homeagent.intent.tidy import month_end
 from tests.unit.conftest import INTENT_NOW
 
 

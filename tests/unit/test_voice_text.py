@@ -57,3 +57,18 @@ def test_word_error_rate():
     assert word_error_rate("turn on the kitchen light", "Turn on the kitchen light.") == 0.0
     assert word_error_rate("turn on the kitchen light", "on the kitchen light") == 0.2
     assert word_error_rate("a b", "c d e") == 1.5
+
+
+def test_the_speech_schema_says_what_the_server_rejects() -> None:
+    """The documented body of POST /v1/audio/speech admits no input the server refuses:
+    whitespace alone ("\\r") is schema-valid by minLength 1 but there is nothing to speak
+    (the API fuzzer found it)."""
+    import jsonschema
+
+    from homeagent.api.voice import OPENAPI_PATHS
+
+    schema = OPENAPI_PATHS["/v1/audio/speech"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    for blank in ("\r", " ", "\n\t "):
+        assert not jsonschema.Draft202012Validator(schema).is_valid({"input": blank}), repr(blank)
+    for text in ("Hi", " 你好 ", "\rok"):
+        assert jsonschema.Draft202012Validator(schema).is_valid({"input": text}), repr(text)
