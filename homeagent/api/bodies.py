@@ -34,6 +34,11 @@ MAX_JSON_DEPTH = 64
 # The longest message that starts a turn, on every route (/api/chat, /v1, runs).
 MAX_MESSAGE_CHARS = 32_000
 MAX_EVENT_ID = 2**62
+# A schema pattern for "holds something besides whitespace", spelled out as the characters
+# str.strip() removes (str.isspace). A bare \S means something else in an ECMA regex
+# (the dialect OpenAPI documents and schema-driven clients use): it takes U+001C..U+001F
+# and U+0085 for text, so a client trusting the document would send a body we refuse.
+NOT_BLANK = r"[^\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _JSON_STRING = re.compile(rb'"(?:[^"\\]+|\\.)*"', re.DOTALL)

@@ -31,6 +31,7 @@ from aiohttp import web
 
 from homeagent import __version__
 from homeagent.api.auth import member_of
+from homeagent.api.bodies import NOT_BLANK
 from homeagent.api.client_tools import parse_client_tools
 from homeagent.api.keys import HEALTH, PROVIDER, TOOLS
 from homeagent.api.middleware import read_json
@@ -401,7 +402,7 @@ def ollama_paths() -> dict[str, Any]:
                                    "properties": {"function": {"type": "object", "required": ["name"], "properties": {
                                        "name": {"type": "string"}, "arguments": obj}}}}}}},
                          "contains": {"type": "object", "required": ["role", "content"], "properties": {
-                             "role": {"const": "user"}, "content": {"type": "string", "pattern": "\\S"}}}},
+                             "role": {"const": "user"}, "content": {"type": "string", "pattern": NOT_BLANK}}}},
             "stream": {"type": "boolean"}, "keep_alive": {"anyOf": [{"type": "string"}, {"type": "number"}]},
             "options": obj, "think": {"anyOf": [{"type": "boolean"}, {"enum": ["low", "medium", "high"]}]},
             "format": {"anyOf": [{"enum": ["", "json"]}, obj]},

@@ -12,6 +12,7 @@ from typing import Any
 from aiohttp import web
 
 from homeagent import __version__
+from homeagent.api.bodies import NOT_BLANK
 from homeagent.api.ollama import ollama_paths
 from homeagent.api.voice import OPENAPI_PATHS as VOICE_PATHS
 from homeagent.api.web_openapi import WEB_PATHS
@@ -106,9 +107,9 @@ SCHEMAS: dict[str, Any] = {
         "type": "object", "required": ["role", "content"],
         "properties": {"role": {"const": "user"},
                        "content": {"anyOf": [
-                           {"type": "string", "pattern": "\\S"},
+                           {"type": "string", "pattern": NOT_BLANK},
                            {"type": "array", "contains": {"type": "object", "required": ["text"],
-                                                          "properties": {"text": {"type": "string", "pattern": "\\S"}}}},
+                                                          "properties": {"text": {"type": "string", "pattern": NOT_BLANK}}}},
                        ]}},
     },
     "SSEEvent": {
@@ -124,7 +125,7 @@ SCHEMAS: dict[str, Any] = {
     "AgentChatRequest": {
         "type": "object",
         "required": ["message"],
-        "properties": {"message": {"type": "string", "pattern": "\\S", "maxLength": 32000},
+        "properties": {"message": {"type": "string", "pattern": NOT_BLANK, "maxLength": 32000},
                        "device_id": _STR, "context": {"type": "string", "maxLength": 32000},
                        "channel": _STR, "cancel_running": {"type": "boolean"}, "member": _STR},
     },
@@ -136,7 +137,7 @@ SCHEMAS: dict[str, Any] = {
         "type": "object",
         "required": ["input"],
         "additionalProperties": False,
-        "properties": {"input": {"type": "string", "pattern": "\\S", "maxLength": 32000}, "channel": _STR,
+        "properties": {"input": {"type": "string", "pattern": NOT_BLANK, "maxLength": 32000}, "channel": _STR,
                        "device_id": _STR, "context": {"type": "string", "maxLength": 32000},
                        "cancel_running": {"type": "boolean"}, "member": _STR},
     },
@@ -182,7 +183,7 @@ SCHEMAS: dict[str, Any] = {
             "topic": {"type": "string", "pattern": "^[A-Za-z0-9\u4e00-\u9fff][A-Za-z0-9_\u4e00-\u9fff-]{0,40}$"},
             "filename": {"type": "string",
                          "pattern": "^[A-Za-z0-9\u4e00-\u9fff][A-Za-z0-9_\u4e00-\u9fff-]{0,40}\\.(md|txt)$"},
-            "content": {"type": "string", "pattern": "^[^\u0000]*\\S[^\u0000]*$",
+            "content": {"type": "string", "pattern": "^[^\u0000]*" + NOT_BLANK + "[^\u0000]*$",
                         "description": "UTF-8 text; over knowledge.max_file_bytes gets 413"},
             "overwrite": {"type": "boolean"},
         },
@@ -275,7 +276,7 @@ PATHS: dict[str, Any] = {
     },
     "/api/knowledge/search": {"get": {
         "summary": "Search the knowledge base",
-        "parameters": [{"name": "q", "in": "query", "required": True, "schema": {"type": "string", "pattern": "\\S"}},
+        "parameters": [{"name": "q", "in": "query", "required": True, "schema": {"type": "string", "pattern": NOT_BLANK}},
                        _query("k", {"type": "integer", "minimum": 1, "maximum": 50}, "how many hits"),
                        _query("topic", {"type": "string"}, "only this topic")],
         "responses": {"200": _json(_ref("KnowledgeResults"), "hits"), **_errors(400, 401, 429)}}},

@@ -21,6 +21,7 @@ from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
 from homeagent.api.auth import member_of
+from homeagent.api.bodies import NOT_BLANK
 from homeagent.api.middleware import error_response, read_json
 from homeagent.errors import RequestError
 from homeagent.io.events import TurnDone, TurnFailed
@@ -205,7 +206,7 @@ OPENAPI_PATHS: dict[str, Any] = {
             "type": "object", "required": ["input"],
             "properties": {
                 # Something to speak: whitespace alone is refused (400).
-                "input": {"type": "string", "minLength": 1, "maxLength": MAX_INPUT_CHARS, "pattern": r"\S"},
+                "input": {"type": "string", "minLength": 1, "maxLength": MAX_INPUT_CHARS, "pattern": NOT_BLANK},
                 "model": {"type": "string"}, "voice": {"type": "string"},
                 "language": {"type": "string", "enum": ["en", "zh"]},
                 "response_format": {"type": "string", "enum": list(_AUDIO_FORMATS)},
