@@ -18,7 +18,8 @@ intent route is read back. Printed:
 - coverage: answered by the layer without the model; accuracy on the covered part;
 - argument accuracy: of the right actions the layer ran, those whose every expected
   argument matches (text equal after normalising, dates resolved, amounts numeric);
-- writes on questions: question/small-talk utterances that ran a write (must be 0);
+- writes on questions: question/small-talk utterances that ran a write or delete (must be
+  0); web searches on them apart (a search stores nothing; one nobody asked for is counted);
 - p50/p95 latency of the route and of the whole turn; RSS;
 - the learning curve: templates per action → action accuracy (--curve).
 
@@ -46,6 +47,7 @@ from zoneinfo import ZoneInfo
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from homeagent.actions.base import period  # noqa: E402
 from homeagent.actions.dates import DateError, parse_when  # noqa: E402
 from homeagent.actions.health import sleep_minutes, water_ml  # noqa: E402
 from homeagent.actions.modes import ALIASES  # noqa: E402
@@ -120,7 +122,17 @@ def args_right(item: dict[str, Any], calls: list[tuple[str, dict[str, Any]]]) ->
         return False
     first = calls[0][1]
     for key, expected in item["args"].items():
-        if isinstance(expected, list):
+        if key in ("from", "to") and item["action"].startswith("list_"):
+            # A read's range is graded as the action reads it (`Call.range`): "明天" alone in
+            # `from` covers that day, "this week" Monday to Sunday, "from March 1" is open.
+            try:
+                start, end = period(first.get("from"), first.get("to"), NOW)
+            except DateError:
+                return False
+            day = start if key == "from" else end
+            if day is None or day.isoformat() != str(expected)[:10]:
+                return False
+        elif isinstance(expected, list):
             got = sorted(_norm(args.get(key, "")) for _, args in calls)
             if got != sorted(_norm(e) for e in expected):
                 return False
@@ -182,9 +194,14 @@ def _outcome(item: dict[str, Any], path: str, label: str, calls: list[tuple[str,
         predicted = "none"  # the model answers in words, offered no action
     else:
         predicted = "model"
-    writes = [name for name, _ in calls if (spec := app.tools.get(name)) is not None and spec.permission.value != "read"]
+    # A write changes the household's records (write/delete permission); a web search reads
+    # the world and stores nothing: it is counted apart, as what went out of the house.
+    perms = {name: spec.permission.value for name, _ in calls if (spec := app.tools.get(name)) is not None}
+    writes = [name for name, perm in perms.items() if perm in ("write", "delete")]
+    searches = [name for name, perm in perms.items() if perm == "network"]
     route = app.intent.last_route
     return {"item": item, "predicted": predicted, "path": path, "label": route.label, "confidence": route.confidence, "calls": calls, "writes": writes,
+            "searches": searches,
             "route_ms": route_ms, "total_ms": total_ms, "answer": answer}
 
 
@@ -254,6 +271,9 @@ def report(results: list[dict[str, Any]], show_errors: bool) -> dict[str, Any]:
     questions = [r for r in asks if r["item"]["kind"] == "question"]
     print(f"writes on questions:      {sum(bool(r['writes']) for r in questions)} of {len(questions)} questions; "
           f"on small talk / who: {len(wrote) - sum(bool(r['writes']) for r in questions)} of {len(asks) - len(questions)}")
+    searched = [r for r in asks if r["searches"]]
+    print(f"web searches on them:     {sum(r['item']['action'] != 'web_search' for r in searched)} unasked "
+          f"({len(searched)} in all; a search writes nothing)")
     print(f"route latency:            p50 {statistics.median(route_ms):.1f} ms, p95 {route_ms[int(0.95 * (n - 1))]:.1f} ms")
     print(f"turn latency:             p50 {statistics.median(total_ms):.1f} ms, p95 {total_ms[int(0.95 * (n - 1))]:.1f} ms")
     current, peak = rss_mb()
@@ -268,6 +288,9 @@ def report(results: list[dict[str, Any]], show_errors: bool) -> dict[str, Any]:
                 print(f"  ARGS   {item['id']} {item['text']!r}: want {item['args']}, got {[a for _, a in r['calls']]}")
         for r in wrote:
             print(f"  WRITE  {r['item']['id']} {r['item']['text']!r}: {r['writes']}")
+        for r in searched:
+            if r["item"]["action"] != "web_search":
+                print(f"  SEARCH {r['item']['id']} {r['item']['text']!r}: asked for {r['item']['action']}")
     return {"action": len(right) / n, "args": len(args_ok) / max(1, len(ran)), "coverage": len(covered) / n,
             "writes": sum(bool(r["writes"]) for r in questions)}
 

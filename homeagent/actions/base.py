@@ -328,17 +328,11 @@ class Call:
     def range(self, default_days: int | None = None) -> tuple[date | None, date | None]:
         """The `from`/`to` arguments; `from` alone may name a whole period (本周, last month)."""
         start_raw, end_raw = self.text("from"), self.text("to")
-        start = end = None
         try:
-            if start_raw and not end_raw:
-                start, end = day_range(start_raw, self.now)
-                if start == end and start_raw and not _names_single_day(start_raw):
-                    end = None  # "from March 1": open-ended
-            else:
-                start = day_range(start_raw, self.now)[0] if start_raw else None
-                end = day_range(end_raw, self.now)[1] if end_raw else None
+            start, end = period(start_raw, end_raw, self.now)
         except DateError as err:
-            raise ToolValidationError(f"{'from' if start is None else 'to'}: {err}") from err
+            key = "from" if start_raw and not _parses(start_raw, self.now) else "to"
+            raise ToolValidationError(f"{key}: {err}") from err
         if start is None and end is None and default_days is not None:
             start = self.today - timedelta(days=default_days - 1)
         return start, end
@@ -434,6 +428,27 @@ def _first_number(text: str) -> float | None:
     return value if value is not None else find_number(text)
 
 
+def period(start_raw: str | None, end_raw: str | None, now: datetime) -> tuple[date | None, date | None]:
+    """The inclusive days a read's `from`/`to` cover: `from` alone may name a whole period
+    (本周, last month, 明天); a bare start ("from March 1") is open-ended. Raises DateError."""
+    if start_raw and not end_raw:
+        start, end = day_range(start_raw, now)
+        if start == end and not _names_single_day(start_raw):
+            return start, None  # "from March 1": open-ended
+        return start, end
+    start = day_range(start_raw, now)[0] if start_raw else None
+    end = day_range(end_raw, now)[1] if end_raw else None
+    return start, end
+
+
+def _parses(text: str, now: datetime) -> bool:
+    try:
+        day_range(text, now)
+    except DateError:
+        return False
+    return True
+
+
 def _names_single_day(text: str) -> bool:
     return not re.search(r"周|星期|月|年|天|日|week|month|year|days", text, re.I) or bool(
         re.search(r"今天|明天|昨天|后天|前天|today|yesterday|tomorrow|\d+[日号]|^\d{4}-\d{2}-\d{2}$", text, re.I)
@@ -442,5 +457,6 @@ def _names_single_day(text: str) -> bool:
 
 __all__ = [
     "ID", "LIST", "PAGE", "CATEGORIES", "ActionDef", "ActionRegistry", "ActionSettings", "Call", "Category",
-    "ChannelSource", "Deps", "ModeStore", "SearchBackend", "boolean", "enum", "i", "num", "repeat", "s", "strings", "when",
+    "ChannelSource", "Deps", "ModeStore", "SearchBackend", "boolean", "enum", "i", "num", "period", "repeat", "s", "strings",
+    "when",
 ]

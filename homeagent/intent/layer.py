@@ -38,6 +38,7 @@ from homeagent.actions.repeat import find_repeat
 from homeagent.chat import ToolCall, ToolDef
 from homeagent.clock import Clock
 from homeagent.intent.classifier import IntentModel, Prediction
+from homeagent.intent.cues import READER_OF, destination
 from homeagent.intent.filters import read_filters
 from homeagent.intent.fuzzy import fix_typos, strip_fillers, strip_hedges
 from homeagent.intent.shift import Shift, apply_shift, bare, find_shift, name_of
@@ -485,6 +486,13 @@ class IntentLayer:
     def _decide(self, text: str, stripped: str, prediction: Prediction, ctx: _Context, tools: Sequence[ToolDef],
                 lang: str, question: bool) -> Route:
         label, confidence = prediction.label, prediction.confidence
+        dest = None if question else destination(stripped)
+        if (dest is not None and dest in self._actions
+                and (label in (dest, NONE_LABEL, READER_OF.get(dest)) or confidence < self.threshold)):
+            # "买5号电池，加清单里", "pop it in the diary": the destination named with a verb
+            # that puts something there decides what the classifier was unsure of.
+            label, confidence = dest, max(confidence, self.threshold)
+            prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
         if (not question and label != "create_task" and "create_task" in self._actions and _REMIND_RE.search(stripped)
                 and not re.search(r"提前.{0,8}提醒|before", stripped, re.I)
                 and (label == NONE_LABEL or label.startswith(("record_", "add_")) or confidence < self.threshold)):
