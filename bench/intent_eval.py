@@ -114,7 +114,16 @@ def arg_matches(action: str, key: str, expected: Any, actual: Any) -> bool:
     if action == "switch_mode" and key == "mode":
         word = str(actual).casefold().removesuffix("模式").removesuffix(" mode").strip()
         return ALIASES.get(word, word) == expected
+    if key in ("dose", "quantity") and isinstance(actual, str):
+        return _counted(actual) == _counted(str(expected))  # "两粒" and "2粒" are one dose
     return _norm(actual) == _norm(expected)
+
+
+def _counted(value: str) -> str:
+    def digits(m: re.Match[str]) -> str:
+        number = parse_number(m.group(0))
+        return m.group(0) if number is None else f"{number:g}"
+    return _norm(re.sub(r"[零一二两三四五六七八九十百千万半]+(?=\s*[\u4e00-\u9fff])", digits, value))
 
 
 def args_right(item: dict[str, Any], calls: list[tuple[str, dict[str, Any]]]) -> bool:

@@ -104,11 +104,17 @@ def parse_date(text: str, now: datetime, *, prefer: Prefer = "future") -> date:
 
 
 def day_range(text: str, now: datetime) -> tuple[date, date]:
-    """A period as inclusive days: 今天, 本周/this week, 上个月/last month, 最近7天/last 7 days,
-    or any single date."""
-    s = str(text).strip().casefold()
+    """A period as inclusive days: 今天, 本周/this week, 这周末/this weekend, 上个月/last month,
+    最近7天/last 7 days, or any single date."""
+    s = re.sub(r"(?<=\S)的$", "", str(text).strip().casefold())  # "下周的", "上个月的"
     today = now.date()
     monday = today - timedelta(days=today.weekday())
+    if s in ("周末", "这周末", "本周末", "这个周末", "this weekend", "the weekend", "weekend"):
+        return monday + timedelta(days=5), monday + timedelta(days=6)
+    if s in ("下周末", "下个周末", "next weekend"):
+        return monday + timedelta(days=12), monday + timedelta(days=13)
+    if s in ("上周末", "上个周末", "last weekend"):
+        return monday - timedelta(days=2), monday - timedelta(days=1)
     if s in ("本周", "这周", "这个星期", "this week"):
         return monday, monday + timedelta(days=6)
     if s in ("上周", "上个星期", "last week"):

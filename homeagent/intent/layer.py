@@ -536,6 +536,8 @@ class IntentLayer:
         if label == NONE_LABEL:
             if confidence >= self.threshold or question:  # small talk, or a question about the world
                 return self._to_model(text, lang, prediction, tools, question, reason="small talk", offer_actions=False)
+            if not question and _says_nothing_to_do(stripped):
+                return self._to_model(text, lang, prediction, tools, question, reason="remark, unsure", offer_actions=False)
             return self._to_model(text, lang, prediction, tools, question, reason="unsure")
         spec = self.registry.get(label)
         if spec is None:
@@ -562,6 +564,11 @@ class IntentLayer:
         if label.startswith("delete_") and not _REMOVE_RE.search(fix_typos(stripped)):
             return self._to_model(text, lang, prediction, tools, question, reason="delete, no removal word")
         if confidence < self.threshold:
+            if not question and confidence < 0.3 and _says_nothing_to_do(stripped):
+                # Unsure, and nothing in it asks for anything or holds a value to keep ("咪咪今天一上午
+                #都在睡觉", "Brilliant, ta"): the model answers in words; offered actions, a small
+                # model writes what nobody asked for.
+                return self._to_model(text, lang, prediction, tools, question, reason="remark, unsure", offer_actions=False)
             return self._to_model(text, lang, prediction, tools, question, reason="below threshold")
         args = self.fill(label, text)
         if any(isinstance(v, str) and _BARE_PRONOUN_RE.fullmatch(v.strip()) for v in args.values()):
@@ -1137,6 +1144,11 @@ def _is_bare(text: str) -> bool:
     rest = _BARE_FILLER_RE.sub(" ", rest)
     rest = re.sub(r"到|掉|成|为|\b(?:to|it|that|on|at|for|the|please|instead)\b", " ", rest, flags=re.I)
     return len(rest.replace(" ", "")) <= 1 if has_han(text) else not rest.split()
+
+
+def _says_nothing_to_do(text: str) -> bool:
+    """No word that asks for a change or holds a value to keep, no destination, no time."""
+    return not _ASKED_FOR_RE.search(text) and destination(text) is None and find_when(text) is None
 
 
 def _is_remark(text: str) -> bool:

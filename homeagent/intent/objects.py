@@ -177,6 +177,38 @@ def name_words(value: str, action: str, props: Mapping[str, Any], has_when: bool
     return out.strip(" ，,。") or value
 
 
+# What people say at a Chinese name's edges that is not the name: a sigh or an "also" before
+# it ("哎哟，刚吃了…", "还有 维生素C"), who asked for it ("妈妈说…", "老师让…"), a measure
+# before a food or a thing ("一碗牛肉面", "两片布洛芬"), a lack ("没有洗衣液"), what the food
+# was for ("苹果当加餐"), a deed done to the record being looked up ("报销单填完", "鸡蛋勾掉").
+_INTERJECTION_ZH = re.compile(r"^(?:哎哟|哎呀|哎|哟|嗯|啊|哦|噢|唉|诶|欸|还有|另外|再来|再)[\s，,]*(?=\S{2})")
+_ASKED_BY_ZH = re.compile(r"^(?:妈妈|爸爸|老妈|老爸|妈|爸|老婆|老公|媳妇|奶奶|爷爷|外婆|外公|姥姥|姥爷|孩子|儿子|女儿|领导|老板"
+                          rf"|[{_HAN}]老师)\s*(?:说|让我?|叫我?|要我|嘱咐|交代)\s*(?:要|得)?\s*(?=\S{{2}})")
+_MEASURE_ZH = re.compile(r"^(?:[一两二三四五六七八九十几半]|\d+)\s*(?:大|小)?(?:碗|杯|个|份|盘|块|片|粒|颗|根|袋|瓶|盒|包|碟|串|勺|只|条|罐|支)"
+                         r"(?=\S{2}|[\u4e00-\u9fff])")
+_LACK_ZH = re.compile(r"^(?:没有|没了|缺)(?=\S{2})")
+_FOR_MEAL_ZH = re.compile(r"(?<=\S)\s*当(?:加餐|早饭|早餐|午饭|午餐|晚饭|晚餐|宵夜|夜宵|零食|点心)$")
+_DONE_TAIL_ZH = re.compile(r"(?<=\S{2})\s*(?:填完|写完|寄出去|寄走|寄了|交好|交完|做完|弄完|弄好|搞定|办完|买着|买好|买到|勾掉|划掉"
+                           r"|不去|不要|删掉|删了|完成)了?(?:吧|啦)?$")
+
+
+def zh_edges(value: str, key: str, action: str, props: Mapping[str, Any]) -> str:
+    if not re.search(f"[{_HAN}]", value):
+        return value
+    out = _INTERJECTION_ZH.sub("", value)
+    if key in ("content", "item", "title"):
+        out = _ASKED_BY_ZH.sub("", out)
+    if key in ("food", "medicine") or (key == "item" and "quantity" not in props):
+        out = _MEASURE_ZH.sub("", out)
+    if key == "item":
+        out = _LACK_ZH.sub("", out)
+    if key == "food":
+        out = _FOR_MEAL_ZH.sub("", out)
+    if not action.startswith(("create_", "add_", "record_", "write_")):
+        out = _DONE_TAIL_ZH.sub("", out)
+    return out.strip(" ，,。") or value
+
+
 def _category(text: str) -> tuple[str, str] | None:
     m = _CATEGORY_RE.search(text)
     if m is None:
@@ -275,7 +307,7 @@ def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
             if key == "medicine":
                 out[key] = _EN_MEDICINE_LEAD.sub("", out[key]) or out[key]
         else:
-            out[key] = name_words(value, action, props, has_when)
+            out[key] = zh_edges(name_words(value, action, props, has_when), key, action, props)
     _zh_more(text, action, props, out)
     _en_more(props, out)
     _book(text, props, out)

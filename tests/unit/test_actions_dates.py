@@ -88,6 +88,16 @@ def test_day_ranges() -> None:
     assert day_range("昨天", NOW) == (date(2026, 3, 3), date(2026, 3, 3))
 
 
+def test_weekends_and_a_period_said_with_de() -> None:
+    # Saturday and Sunday of this, next and last week; "下周的" is next week.
+    assert day_range("这周末", NOW) == (date(2026, 3, 7), date(2026, 3, 8))
+    assert day_range("this weekend", NOW) == (date(2026, 3, 7), date(2026, 3, 8))
+    assert day_range("next weekend", NOW) == (date(2026, 3, 14), date(2026, 3, 15))
+    assert day_range("上周末", NOW) == (date(2026, 2, 28), date(2026, 3, 1))
+    assert day_range("下周的", NOW) == (date(2026, 3, 9), date(2026, 3, 15))
+    assert day_range("上个月的", NOW) == (date(2026, 2, 1), date(2026, 2, 28))
+
+
 @pytest.mark.parametrize(
     ("value", "minor", "currency"),
     [
