@@ -226,6 +226,12 @@ def _rules(s: str, now: datetime, prefer: Prefer) -> When | None:
         day, explicit_day = date(today.year, 12, 31), True
     if day is None and re.search(r"(下周|下个?星期|next week)", s):
         day, explicit_day = today - timedelta(days=today.weekday()) + timedelta(days=7), True
+    if day is None and (m := re.search(rf"下个?月\s*({NUM})\s*[号日]", s)):
+        d = parse_number(m.group(1))  # 下个月5号: that day of next month
+        first = add_months(today.replace(day=1), 1)
+        if d is None or not _valid(first.year, first.month, int(d)):
+            return None
+        day, explicit_day = first.replace(day=int(d)), True
     if day is None and re.search(r"(下个?月|next month)", s):
         day, explicit_day = add_months(today, 1), True
 
@@ -282,13 +288,16 @@ def _rules(s: str, now: datetime, prefer: Prefer) -> When | None:
 def _clock_time(s: str) -> time | None:
     """The time of day in `s`, if any: 下午3点, 3点半, 15:30, 5pm, 8:15 am, noon."""
     part = next(((hour, pm) for words, hour, pm in _PARTS if any(_has_word(s, w) for w in words)), None)
-    at_form = False
+    at_form = zh_bare = False
     m = re.search(rf"({NUM})\s*(?:点|點|时|時)\s*(?:(半)|(一刻)|(三刻)|({NUM})\s*分?)?", s)
     hour = minute = None
     if m:
         hour = parse_number(m.group(1))
         minute = 30 if m.group(2) else 15 if m.group(3) else 45 if m.group(4) else (
             parse_number(m.group(5)) if m.group(5) else 0)
+        # "4点提醒我", "3点半开会": with no 早上/凌晨 before it, an hour up to 5 is the afternoon
+        # (as "at 4" is); 6 stays as said ("6点起床").
+        zh_bare = part is None and hour is not None and 1 <= hour <= 5
     else:
         m = re.search(r"\b(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)(?![a-z])", s)
         if m:
@@ -318,6 +327,8 @@ def _clock_time(s: str) -> time | None:
         hour += 12  # 中午1点
     elif part is None and at_form and 1 <= hour <= 6:
         hour += 12  # "at 5": people mean the afternoon
+    elif zh_bare:
+        hour += 12
     if not (0 <= hour <= 24 and 0 <= (minute or 0) < 60):
         return None
     hour = min(int(hour), 23) if hour < 24 else 0

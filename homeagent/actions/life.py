@@ -39,7 +39,7 @@ MEMO = ("便签", "memos")
     {"item": s("要买的东西 / what to buy"), "quantity": s("数量，如 2盒 / how many"),
      "category": s("分类 / category"), "note": s("备注 / note")},
     required=["item"],
-    examples=[("我要买牛奶", {"item": "牛奶"}), ("Add eggs and bread to the shopping list", {"item": "eggs"}),
+    examples=[("我要买牛奶", {"item": "牛奶"}), ("Add eggs to the shopping list", {"item": "eggs"}),
               ("购物清单加两盒酸奶", {"item": "酸奶", "quantity": "两盒"})],
     featured=1,
 )

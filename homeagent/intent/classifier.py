@@ -5,8 +5,14 @@ no segmenter and typos cost little) and over the shared tokens (`homeagent.text.
 a linear SVM scores each class, and a softmax over the scores with a temperature fitted
 on held-out data makes them probabilities (temperature scaling). The model is first
 trained with a quarter of the templates held out: the temperature minimises the held-out
-log loss, and the abstain threshold is where answering stops paying on the held-out
-answers (a right one gains 1, a wrong one costs `cost`, 3 by default). Then the model is trained again on everything.
+log loss, and the abstain thresholds come from what answering gains on the held-out answers
+(a right one gains 1, a wrong one costs `cost`): the gain has a broad plateau (near the top
+of it an answer is right about as often as not), and the threshold that maximises it is
+anywhere on that plateau — one example more moved it from 0.58 to 0.39. So the thresholds
+are read off the whole plateau (every cut whose gain is within one standard error of the
+best): `threshold`, its cautious end, is what a change of the household's records needs;
+`read_threshold`, its middle, is enough to read or to answer in words. Both are stable
+(0.72 / 0.50, whichever the example set). Then the model is trained again on everything.
 
 Training takes about two seconds for ~80 classes; callers run it in a worker thread. A
 trained model is saved as plain arrays and JSON (`save`/`load`, no pickle), so a restart
@@ -32,7 +38,7 @@ from homeagent.text import normalize, tokenize
 DEFAULT_COST = 3.0
 
 
-FORMAT = 1  # of the saved model; a file of another format is trained again
+FORMAT = 2  # of the saved model; a file of another format is trained again
 _SPACES = re.compile(r"\s\s+")
 
 
@@ -134,6 +140,7 @@ class IntentModel:
         self._model: Any = None
         self.labels: list[str] = []
         self.threshold = 0.5
+        self.read_threshold = 0.5
         self.temperature = 5.0
         self.heldout_accuracy = 0.0
         self.size = 0
@@ -163,7 +170,7 @@ class IntentModel:
                     reverse=True,
                 )
                 self.heldout_accuracy = sum(ok for _, ok in scored) / len(scored)
-                self.threshold = _threshold(scored, cost)
+                self.read_threshold, self.threshold = _plateau(scored, cost)
         self._vectorizer, model = self._fit(examples)
         self._vectorizer.prepare()
         # Features × classes, for one row at a time, in float32 (half the memory; the
@@ -186,7 +193,7 @@ class IntentModel:
 
         vocabularies, idfs = self._vectorizer.state()
         meta = {"format": FORMAT, "key": key, "labels": self.labels, "threshold": self.threshold,
-                "temperature": self.temperature, "heldout_accuracy": self.heldout_accuracy, "size": self.size,
+                "read_threshold": self.read_threshold, "temperature": self.temperature, "heldout_accuracy": self.heldout_accuracy, "size": self.size,
                 "vocabularies": vocabularies}
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.tmp")
@@ -216,6 +223,7 @@ class IntentModel:
         model._model = "loaded"  # ready: predict reads only the arrays above
         model.labels = [str(label) for label in meta["labels"]]
         model.threshold, model.temperature = float(meta["threshold"]), float(meta["temperature"])
+        model.read_threshold = float(meta["read_threshold"])
         model.heldout_accuracy, model.size = float(meta["heldout_accuracy"]), int(meta["size"])
         return model
 
@@ -237,15 +245,29 @@ def _held_out(example: Example) -> bool:
 
 
 def _threshold(scored: list[tuple[float, bool]], cost: float) -> float:
-    """The confidence above which answering pays on held-out data: each right answer
-    without the model gains 1, each wrong one costs `cost` (a wrong record is worse
-    than a slower answer); the threshold maximises the total."""
-    best, best_gain, gain = 0.999, 0.0, 0.0
-    for confidence, ok in scored:  # best first
-        gain += 1.0 if ok else -cost
-        if gain > best_gain:
-            best, best_gain = confidence, gain
-    return min(max(best, 0.05), 0.999)
+    """The cautious end of the held-out gain's plateau (see `_plateau`)."""
+    return _plateau(scored, cost)[1]
+
+
+def _plateau(scored: list[tuple[float, bool]], cost: float) -> tuple[float, float]:
+    """(middle, cautious end) of the confidences at which answering pays about as much as it
+    can on held-out data: each right answer without the model gains 1, each wrong one costs
+    `cost`; a cut is on the plateau when its total is within one standard error of the best
+    (sqrt(answers) x (1 + cost) / 2). `scored` is best first."""
+    import numpy as np
+
+    if not scored:
+        return 0.999, 0.999
+    confidence = np.array([c for c, _ in scored], dtype=float)
+    gain = np.cumsum(np.where([ok for _, ok in scored], 1.0, -cost))
+    best = int(gain.argmax())
+    if gain[best] <= 0:
+        return 0.999, 0.999
+    noise = math.sqrt(best + 1) * (1.0 + cost) / 2
+    on = np.nonzero(gain >= gain[best] - noise)[0]
+    cautious = float(confidence[on.min()])
+    middle = float(np.median(confidence[on]))
+    return min(max(middle, 0.05), 0.999), min(max(cautious, 0.05), 0.999)
 
 
 def _softmax(scores: Any, temperature: float) -> Any:

@@ -160,7 +160,7 @@ _CHANGE_RE = re.compile(r"加|添|删|改|记一下|记到|放进|存|取消|(?<
 _RECORD_RE = re.compile(r"记一下|记一笔|记上|记下|记个|帮我记|记到|记成|存一下|存个|登记|\blog (?:a|an|my|this|that|it)\b|\brecord (?:a|an|my|that|this)\b"
                         r"|\bnote (?:down|that)\b|\bjot\b", re.I)
 # The command ahead of its content ("写日记：…", "Add a todo: …"): a view of its own.
-_HEAD_RE = re.compile(r"^(?P<head>[^，,：:。.!！?？]{2,14}?)(?:\s*[，,：:]|\s+[-–—])\s*\S")
+_HEAD_RE = re.compile(r"^(?P<head>[^，,：:。.!！?？]{2,14}?)(?:\s*[，,]|\s*(?<!\d)[：:]|\s*[：:](?!\d)|\s+[-–—])\s*\S")
 # "上网搜一下…", "look up …": a request to search, even when what it searches for is a question.
 _SEARCH_RE = re.compile(r"上网|联网|网上|搜一下|搜搜|搜索|百度一下|\b(?:search|google|look up|look online)\b", re.I)
 _REMIND_RE = re.compile(r"提醒我|提醒一下|\bremind me\b|\bset a reminder\b", re.I)
@@ -379,7 +379,19 @@ class IntentLayer:
 
     @property
     def threshold(self) -> float:
+        """The confidence a change of the household's records needs (the held-out plateau's
+        cautious end, unless `IntentSettings.threshold` sets one)."""
         return self.settings.threshold if self.settings.threshold is not None else self.model.threshold
+
+    @property
+    def read_threshold(self) -> float:
+        """The confidence enough to read or to answer in words (the plateau's middle)."""
+        if self.settings.threshold is not None:
+            return self.settings.threshold
+        return min(self.model.read_threshold, self.model.threshold)
+
+    def _bar(self, label: str) -> float:
+        return self.read_threshold if label == NONE_LABEL or self._is_read(label) else self.threshold
 
     # -- routing ----------------------------------------------------------------------------
 
@@ -534,7 +546,7 @@ class IntentLayer:
                 confidence = sum(p for n, p in prediction.ranked if n.split("_", 1)[0] == verb)
                 prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
         if label == NONE_LABEL:
-            if confidence >= self.threshold or question:  # small talk, or a question about the world
+            if confidence >= self.read_threshold or question:  # small talk, or a question about the world
                 return self._to_model(text, lang, prediction, tools, question, reason="small talk", offer_actions=False)
             if not question and _says_nothing_to_do(stripped):
                 return self._to_model(text, lang, prediction, tools, question, reason="remark, unsure", offer_actions=False)
@@ -563,7 +575,7 @@ class IntentLayer:
             return self._to_model(text, lang, prediction, tools, question, reason="remark", offer_actions=False)
         if label.startswith("delete_") and not _REMOVE_RE.search(fix_typos(stripped)):
             return self._to_model(text, lang, prediction, tools, question, reason="delete, no removal word")
-        if confidence < self.threshold:
+        if confidence < self._bar(label):
             if not question and confidence < 0.3 and _says_nothing_to_do(stripped):
                 # Unsure, and nothing in it asks for anything or holds a value to keep ("咪咪今天一上午
                 #都在睡觉", "Brilliant, ta"): the model answers in words; offered actions, a small

@@ -40,7 +40,7 @@ _NUM = NUM
 _CLOCK = (rf"(?:凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里)?\s*{_NUM}\s*[点點时:：]\s*(?:半|一刻|三刻|{_NUM}\s*分?)?"
           r"|(?:凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|下班前|下班后|下班)")
 _DAY_ZH = (r"(?:大后天|大前天|后天|前天|今天|今日|今晚|今早|明天|明日|明晚|明早|昨天|昨晚|昨日|"
-           r"(?:下下|下个?|上个?|这个?|本)?\s*(?:周|星期|礼拜)[一二三四五六日天末]|下周|上周|本周|这周|下个?月|"
+           rf"(?:下下|下个?|上个?|这个?|本)?\s*(?:周|星期|礼拜)[一二三四五六日天末]|下周|上周|本周|这周|下个?月\s*{_NUM}\s*[号日]|下个?月|"
            rf"{_NUM}\s*月\s*(?:底|末)|月底|月末|年底|年末|{_NUM}\s*月\s*{_NUM}\s*[日号]?|{_NUM}\s*[号日](?!\s*[后前元])|半\s*个?\s*(?:小时|钟头)\s*(?:后|以后|之后)|"
            rf"{_NUM}\s*个?\s*(?:分钟|小时|天|周|星期|个月)\s*(?:后|以后|之后|前|以前|之前)|本月|这个月|上个月|今年|"
            rf"最近\s*{_NUM}?\s*天?|过去\s*{_NUM}\s*天)")
@@ -48,7 +48,8 @@ WHEN_ZH_RE = re.compile(rf"(?:{_DAY_ZH}\s*(?:的)?\s*(?:{_CLOCK})?|{_CLOCK})")
 _WD = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 _EN_COUNT = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty-five|ninety)"
 _MON = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
-_EN_PART = (rf"(?:the day after tomorrow|day after tomorrow|tomorrow|today|tonight|yesterday|last night|this (?:morning|afternoon|evening|week|month|year)"
+_EN_PART = (rf"(?:the day after tomorrow|day after tomorrow|(?:tomorrow|today|yesterday) (?:morning|afternoon|evening|night)"
+            rf"|tomorrow|today|tonight|yesterday|last night|this (?:morning|afternoon|evening|week|month|year)"
             rf"|(?:(?:next|last|this|on|coming) )?{_WD} (?:morning|afternoon|evening|night)|(?:next|last|this|on|coming) {_WD}|{_WD}|next (?:week|month)|last (?:week|month)|end of (?:the )?month"
             rf"|(?:by )?(?:the )?end of {_MON}"
             rf"|in (?:\d+|an?|half an?|{_EN_COUNT}) (?:minutes?|hours?|days?|weeks?|months?)"
@@ -330,7 +331,7 @@ def generic(text: str, name: str, props: Mapping[str, Any], required: Sequence[s
     if main is None:
         main = next((k for k in _TEXT_KEYS if k in props and k not in args and "id" not in args), None)
     if main is not None:
-        colon = re.search(r"[：:]\s*(.+)$", rest)
+        colon = re.search(r"(?:(?<!\d)[：:]|[：:](?!\d))\s*(.+)$", rest)  # (not a clock's "7:30")
         if quoted:
             value = quoted.group(1).strip()
         elif colon:

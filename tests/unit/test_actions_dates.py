@@ -129,3 +129,21 @@ def test_bad_amounts_say_the_format(value: object) -> None:
 def test_unknown_currency() -> None:
     with pytest.raises(MoneyError):
         parse_money(5, "CNY", "dollarz")
+
+
+def test_a_bare_chinese_hour_up_to_five_is_the_afternoon() -> None:
+    # as "at 4" is: at 10:00, "4点提醒我" is 16:00 today, not 04:00 tomorrow
+    assert parse_when("4点", NOW).value == datetime(2026, 3, 4, 16, 0, tzinfo=TZ)
+    assert parse_when("3点半", NOW).value == datetime(2026, 3, 4, 15, 30, tzinfo=TZ)
+    assert parse_when("明天4点", NOW).value == datetime(2026, 3, 5, 16, 0, tzinfo=TZ)
+    # said with its part of the day, or 6 and later, it is as said
+    assert parse_when("凌晨4点", NOW).value == datetime(2026, 3, 5, 4, 0, tzinfo=TZ)
+    assert parse_when("6点", NOW).value == datetime(2026, 3, 5, 6, 0, tzinfo=TZ)
+    assert parse_when("早上8点", NOW, prefer="past").value == datetime(2026, 3, 4, 8, 0, tzinfo=TZ)
+
+
+def test_a_day_of_next_month() -> None:
+    assert parse_when("下个月5号", NOW).day == date(2026, 4, 5)
+    assert parse_when("下月20号", NOW).day == date(2026, 4, 20)
+    with pytest.raises(DateError):
+        parse_when("下个月31号", NOW)  # April has 30 days
