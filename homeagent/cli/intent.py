@@ -1,7 +1,7 @@
 """`homeagent intent examples|retrain|explain`: the intent layer, for people asking why.
 
 - `intent explain "…"` routes one utterance as the daemon would and prints why: the
-  classifier's ranked actions with their probabilities, the calibrated threshold, whether
+  classifier's ranked actions with their probabilities, the calibrated thresholds (to change records, to read), whether
   it reads as a question, the path (intent or model), the arguments filled, the reason.
 - `intent examples [--action NAME]` prints the training set: how many examples each
   action has (generated from its registered examples and templates, plus what the
@@ -77,6 +77,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
         "action": route.label,
         "confidence": round(route.confidence, 4),
         "threshold": round(layer.threshold, 4),
+        "read_threshold": round(layer.read_threshold, 4),
         "question": route.question,
         "reason": route.reason,
         "calls": [{"name": c.name, "arguments": json.loads(c.arguments)} for c in route.calls],
@@ -91,7 +92,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
         return 0
     print(f"{text!r}")
     print(f"  path: {out['path']} ({out['reason']}); question: {out['question']}")
-    print(f"  action: {out['action']} at {out['confidence']:.3f} (threshold {out['threshold']:.3f})")
+    print(f"  action: {out['action']} at {out['confidence']:.3f} (threshold {out['threshold']:.3f} to change records, "
+          f"{out['read_threshold']:.3f} to read)")
     for call in out["calls"]:
         print(f"  call: {call['name']} {json.dumps(call['arguments'], ensure_ascii=False)}")
     if route.answer:
@@ -130,7 +132,7 @@ def cmd_retrain(args: argparse.Namespace) -> int:
     model = layer.model
     print(f"trained on {model.size} examples ({len(learned)} learned) in {time.perf_counter() - started:.1f} s; "
           f"held-out accuracy {model.heldout_accuracy:.3f}, temperature {model.temperature}, "
-          f"threshold {model.threshold:.3f}")
+          f"thresholds {model.threshold:.3f} to change records, {model.read_threshold:.3f} to read")
     return 0
 
 

@@ -23,6 +23,7 @@ def test_explain_says_where_an_utterance_goes_and_why() -> None:
     assert out["path"] == "intent" and out["action"] == "create_task"
     assert out["calls"][0]["arguments"]["content"] == "交电费"
     assert out["ranked"][0][0] == "create_task" and out["confidence"] >= out["threshold"]
+    assert 0.05 <= out["read_threshold"] <= out["threshold"] < 1
     question = json.loads(run_cli("explain", "--json", "What's on my shopping list?").stdout)
     assert question["question"] is True and question["action"] == "list_shopping"
 
