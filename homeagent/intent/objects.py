@@ -68,7 +68,9 @@ _PLACE_DOING_ZH = re.compile(rf"^在\s*(?P<p>[{_HAN}A-Za-z0-9]{{2,8}}?)(?P<t>(?:
 
 # English: the command and the list around a record's words, and asides after them.
 _EN_LEAD = re.compile(
-    r"^(?:(?:todo|to-?do|set up(?:\s+an?\s+\w+)?|(?:i\s+)?(?:want|need|'d like)\s+to\s+(?:track|start|build|do)(?:\s+an?)?|chuck|stick|throw"
+    r"^(?:(?:(?:make\s+)?sure\s+(?:i|we)\s+(?:don't|do not|dont)\s+forget(?:\s+to)?|(?:i\s+)?must\s+remember(?:\s+to)?"
+    r"|don't\s+let\s+me\s+forget(?:\s+to)?|\w+\s+says(?:\s+(?:we(?:'ve|\s+have)\s+run\s+out\s+of|we\s+need|that))?"
+    r"|todo|to-?do|set up(?:\s+an?\s+\w+)?|(?:i\s+)?(?:want|need|'d like)\s+to\s+(?:track|start|build|do)(?:\s+an?)?|chuck|stick|throw"
     r"|(?:bin|trash|toss|ditch|scrap)(?=\s+(?:the|my|our|that|this)\b)|call off|get rid of|put down that|record that|remember that|log|add|put|save|jot down"
     r"|i\s+(?:just\s+)?(?:had|took)|(?:just\s+)?(?:had|took)|did|i\s+need|need|grab)\s+(?:(?:my|the|our|some|a|an|of)\s+)*"
     r"|(?:(?:set up an?\s+|add an?\s+|start an?\s+)?countdown\s+(?:for|to|until)|(?:just\s+)?(?:arrived|got)\s+(?:at|to)|online"
@@ -79,7 +81,7 @@ _EN_TRAIL = re.compile(
     r"|(?:,\s*)?(?:high|low|medium|normal|top)\s+priority"
     r"|,?\s*(?:(?:and\s+)?(?:keep|make|mark|set)\s+(?:it|this|that)\s+(?:as\s+)?)?(?:private|pinned|secret|just for me)"
     r"|(?:to|on|in|into)\s+(?:the|my|our)\s+(?:groceries|shopping|grocery list|list)|goes(?:\s+on\b.*)?"
-    r"|on the way (?:home|back)|at the moment|right now|for now|at some point|someday|anymore"
+    r"|on the way (?:home|back)|at the moment|right now|just now|a (?:minute|moment) ago|for now|at some point|someday|anymore"
     r"|(?:from|off)\s+(?:my|the|our)\s+(?:[\w-]+\s+)?(?:list|calendar|wishlist|wish list)\b.*))+$", re.I)
 _EN_DASH = re.compile(r"^(?P<head>[^-–—:]{2,48}?)\s+[-–—]\s+(?P<rest>\S.*)$")
 _EN_DASH_HEAD = re.compile(r"\b(?:jot|note|memo|idea|thought|habit|task|reminder|remember|sticky|everyone|down|set up|save"

@@ -40,3 +40,14 @@ def test_an_unsure_line_asking_nothing_gets_no_action(layer: IntentLayer, text: 
     found = asyncio.run(layer.route(text, channel=text, tools=layer.registry.definitions()))
     assert found.path == "model" and not found.calls, found.trace()
     assert not [t.name for t in found.tools if t.name in layer.templates], found.trace()
+
+
+@pytest.mark.parametrize(("text", "key", "expected"), [
+    ("can you make sure I don't forget to pay the electricity bill by Friday", "content", "pay the electricity bill"),
+    ("Jake says we've run out of cereal", "item", "cereal"),
+    ("I took two paracetamol just now", "medicine", "paracetamol"),
+    ("Record that I ate two boiled eggs and a coffee just now", "food", "two boiled eggs and a coffee"),
+])
+def test_words_around_an_english_name(layer: IntentLayer, text: str, key: str, expected: str) -> None:
+    found = asyncio.run(layer.route(text, channel=text, tools=layer.registry.definitions()))
+    assert found.calls and found.calls[0].parsed_arguments().get(key) == expected, found.trace()
