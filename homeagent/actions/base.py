@@ -432,10 +432,10 @@ def period(start_raw: str | None, end_raw: str | None, now: datetime) -> tuple[d
     """The inclusive days a read's `from`/`to` cover: `from` alone may name a whole period
     (本周, last month, 明天); a bare start ("from March 1") is open-ended. Raises DateError."""
     if start_raw and not end_raw:
-        start, end = day_range(start_raw, now)
-        if start == end and not _names_single_day(start_raw):
-            return start, None  # "from March 1": open-ended
-        return start, end
+        first, last = day_range(start_raw, now)
+        if first == last and not _names_single_day(start_raw):
+            return first, None  # "from March 1": open-ended
+        return first, last
     start = day_range(start_raw, now)[0] if start_raw else None
     end = day_range(end_raw, now)[1] if end_raw else None
     return start, end
