@@ -244,11 +244,6 @@ def _held_out(example: Example) -> bool:
     return index.isdigit() and int(index) % 4 == 3
 
 
-def _threshold(scored: list[tuple[float, bool]], cost: float) -> float:
-    """The cautious end of the held-out gain's plateau (see `_plateau`)."""
-    return _plateau(scored, cost)[1]
-
-
 def _plateau(scored: list[tuple[float, bool]], cost: float) -> tuple[float, float]:
     """(middle, cautious end) of the confidences at which answering pays about as much as it
     can on held-out data: each right answer without the model gains 1, each wrong one costs

@@ -68,7 +68,3 @@ def destination(text: str) -> str | None:
         found &= {"record_transaction"}
     return found.pop() if len(found) == 1 else None
 
-
-# The listing of each destination's domain: a line taken for it with a putting verb adds.
-READER_OF = {"add_shopping_item": "list_shopping", "create_event": "list_events", "create_task": "list_tasks",
-             "record_transaction": "list_transactions"}

@@ -30,9 +30,13 @@ _ABBREVIATIONS = {"tmrw": "tomorrow", "tmr": "tomorrow", "tmw": "tomorrow", "tmr
                   "tdy": "today", "thurs": "thursday", "weds": "wednesday", "tues": "tuesday"}
 _ABBREVIATION_RE = re.compile(r"(?<![\w-])(" + "|".join(_ABBREVIATIONS) + r")(?![\w-])", re.I)
 _WORD_RE = re.compile(r"[A-Za-z]+")
+# A colon that heads what follows ("写日记：…", "Note: …"), not a clock's ("at 7:30").
+HEAD_COLON = r"(?:(?<!\d)[：:]|[：:](?!\d))"
+# Sighs and exclamations before what is meant ("哎哟，刚吃了…"): 哎哟 before 哎, so no 哟 is left.
+INTERJECTIONS_ZH = "哎哟|哎呀|哎|哟|唉|诶|欸|噢|哦"
 _LEAD_FILLER_RE = re.compile(
     r"^(?:(?:ok(?:ay)?|so|well|um+|uh+|er+|erm|hmm+|alright|right|yeah|yes|oh|and|like|hey|hi|actually|basically|yo|so yeah"
-    r"|嗯+|呃+|额|那个|就是|然后|那么|好吧|对了|哦|诶|欸|啊|哎呀|哎|唉)(?:[\s，,：:.…~!！]+|(?=[\u4e00-\u9fff])))+",
+    rf"|嗯+|呃+|额|那个|就是|然后|那么|好吧|对了|啊|{INTERJECTIONS_ZH})(?:[\s，,：:.…~!！]+|(?=[\u4e00-\u9fff])))+",
     re.I,
 )
 _HEDGE_RE = re.compile(

@@ -38,9 +38,9 @@ from homeagent.actions.repeat import find_repeat
 from homeagent.chat import ToolCall, ToolDef
 from homeagent.clock import Clock
 from homeagent.intent.classifier import IntentModel, Prediction
-from homeagent.intent.cues import READER_OF, destination
+from homeagent.intent.cues import destination
 from homeagent.intent.filters import read_filters
-from homeagent.intent.fuzzy import fix_typos, strip_fillers, strip_hedges
+from homeagent.intent.fuzzy import HEAD_COLON, fix_typos, strip_fillers, strip_hedges
 from homeagent.intent.shift import Shift, apply_shift, bare, find_shift, name_of
 from homeagent.intent.slots import (
     find_day,
@@ -160,7 +160,7 @@ _CHANGE_RE = re.compile(r"加|添|删|改|记一下|记到|放进|存|取消|(?<
 _RECORD_RE = re.compile(r"记一下|记一笔|记上|记下|记个|帮我记|记到|记成|存一下|存个|登记|\blog (?:a|an|my|this|that|it)\b|\brecord (?:a|an|my|that|this)\b"
                         r"|\bnote (?:down|that)\b|\bjot\b", re.I)
 # The command ahead of its content ("写日记：…", "Add a todo: …"): a view of its own.
-_HEAD_RE = re.compile(r"^(?P<head>[^，,：:。.!！?？]{2,14}?)(?:\s*[，,]|\s*(?<!\d)[：:]|\s*[：:](?!\d)|\s+[-–—])\s*\S")
+_HEAD_RE = re.compile(rf"^(?P<head>[^，,：:。.!！?？]{{2,14}}?)(?:\s*[，,]|\s*{HEAD_COLON}|\s+[-–—])\s*\S")
 # "上网搜一下…", "look up …": a request to search, even when what it searches for is a question.
 _SEARCH_RE = re.compile(r"上网|联网|网上|搜一下|搜搜|搜索|百度一下|\b(?:search|google|look up|look online)\b", re.I)
 _REMIND_RE = re.compile(r"提醒我|提醒一下|\bremind me\b|\bset a reminder\b", re.I)
@@ -500,9 +500,10 @@ class IntentLayer:
         label, confidence = prediction.label, prediction.confidence
         dest = None if question else destination(stripped)
         if (dest is not None and dest in self._actions
-                and (label in (dest, NONE_LABEL, READER_OF.get(dest)) or confidence < self.threshold)):
+                and (label in (dest, NONE_LABEL, self._reading_of(dest)) or confidence < self.threshold)):
             # "买5号电池，加清单里", "pop it in the diary": the destination named with a verb
-            # that puts something there decides what the classifier was unsure of.
+            # that puts something there decides what the classifier was unsure of, or took
+            # for that domain's listing.
             label, confidence = dest, max(confidence, self.threshold)
             prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
         if (not question and label != "create_task" and "create_task" in self._actions and _REMIND_RE.search(stripped)

@@ -19,6 +19,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from homeagent.intent.fuzzy import INTERJECTIONS_ZH
 from homeagent.numbers import NUM, parse_number
 
 _HAN = r"\u4e00-\u9fff"
@@ -183,7 +184,7 @@ def name_words(value: str, action: str, props: Mapping[str, Any], has_when: bool
 # it ("哎哟，刚吃了…", "还有 维生素C"), who asked for it ("妈妈说…", "老师让…"), a measure
 # before a food or a thing ("一碗牛肉面", "两片布洛芬"), a lack ("没有洗衣液"), what the food
 # was for ("苹果当加餐"), a deed done to the record being looked up ("报销单填完", "鸡蛋勾掉").
-_INTERJECTION_ZH = re.compile(r"^(?:哎哟|哎呀|哎|哟|嗯|啊|哦|噢|唉|诶|欸|还有|另外|再来|再)[\s，,]*(?=\S{2})")
+_INTERJECTION_ZH = re.compile(rf"^(?:{INTERJECTIONS_ZH}|嗯|啊|还有|另外|再来|再)[\s，,]*(?=\S{{2}})")
 _ASKED_BY_ZH = re.compile(r"^(?:妈妈|爸爸|老妈|老爸|妈|爸|老婆|老公|媳妇|奶奶|爷爷|外婆|外公|姥姥|姥爷|孩子|儿子|女儿|领导|老板"
                           rf"|[{_HAN}]老师)\s*(?:说|让我?|叫我?|要我|嘱咐|交代)\s*(?:要|得)?\s*(?=\S{{2}})")
 _MEASURE_ZH = re.compile(r"^(?:[一两二三四五六七八九十几半]|\d+)\s*(?:大|小)?(?:碗|杯|个|份|盘|块|片|粒|颗|根|袋|瓶|盒|包|碟|串|勺|只|条|罐|支)"

@@ -23,14 +23,14 @@ from homeagent.actions.dates import DateError, parse_when
 from homeagent.actions.modes import ALIASES as MODE_ALIASES
 from homeagent.actions.money import MoneyError, parse_money
 from homeagent.actions.repeat import find_repeat
-from homeagent.intent.fuzzy import closest
+from homeagent.intent.fuzzy import HEAD_COLON, INTERJECTIONS_ZH, closest
 from homeagent.intent.month_end import month_end
 from homeagent.intent.training import Template, fold_punct
 from homeagent.numbers import NUM, find_number
 
 _PUNCT = "，,：:。.!！?？；;、 \"'“”‘’《》「」"
 _LEAD_RE = re.compile(
-    r"^(?:(?:请你?|帮我|帮忙|麻烦你?|能不能|可以|你能|嗯|哎哟|哎呀|哎|哟|唉|诶|欸|噢|哦|那个|好的|oh|um|uh|hey|hi|ok|okay|please|can you|could you|would you"
+    rf"^(?:(?:请你?|帮我|帮忙|麻烦你?|能不能|可以|你能|嗯|{INTERJECTIONS_ZH}|那个|好的|oh|um|uh|hey|hi|ok|okay|please|can you|could you|would you"
     r"|will you|would you kindly|pls)[\s，,：:]*)+",
     re.I,
 )
@@ -331,7 +331,7 @@ def generic(text: str, name: str, props: Mapping[str, Any], required: Sequence[s
     if main is None:
         main = next((k for k in _TEXT_KEYS if k in props and k not in args and "id" not in args), None)
     if main is not None:
-        colon = re.search(r"(?:(?<!\d)[：:]|[：:](?!\d))\s*(.+)$", rest)  # (not a clock's "7:30")
+        colon = re.search(rf"{HEAD_COLON}\s*(.+)$", rest)
         if quoted:
             value = quoted.group(1).strip()
         elif colon:

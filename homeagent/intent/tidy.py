@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from homeagent.intent.fuzzy import HEAD_COLON
 from homeagent.intent.month_end import MONTH_END_RE, month_end
 from homeagent.intent.objects import refine
 from homeagent.intent.structured import duration_minutes
@@ -43,7 +44,7 @@ _RECURRING = (("monthly", r"每月|每个月|包月|月付|月费|\ba month\b|pe
               ("weekly", r"每周|每星期|\ba week\b|per week|weekly|every week"),
               ("quarterly", r"每季度|quarterly|every quarter"))
 _HAN_AMOUNT_RE = re.compile(r"(?:花了|花掉|付了|交了|扣了?|用了|到账了?|[，,\s])\s*(?P<n>[零一二两三四五六七八九十百千万]{2,})(?:块钱?|元)?(?=$|[，,。！!\s])")
-_COLON_RE = re.compile(r"^(?P<head>[^：:]{1,16})(?:(?<!\d)[：:]|[：:](?!\d))\s*(?P<rest>.+)$")
+_COLON_RE = re.compile(rf"^(?P<head>[^：:]{{1,16}}){HEAD_COLON}\s*(?P<rest>.+)$")
 _ITEM_COUNT_RE = re.compile(r"^(?P<q>(?:[一两二三四五六七八九十几半]|\d+)\s*(?:包|盒|瓶|袋|箱|斤|个|卷|罐|支|条|块|打|桶|提|把|双|副)"
                             r"|(?:\d+|a|an|one|two|three|four|five|six|a dozen|a couple of)\s+(?:packs?|boxes?|bottles?|bags?|cans?"
                             r"|cartons?|rolls?|jars?|loaves|bunch(?:es)?)\s+of|a dozen)\s*(?=\S)", re.I)

@@ -10,7 +10,7 @@ import asyncio
 import pytest
 
 from homeagent.intent import IntentLayer, Route
-from homeagent.intent.classifier import _threshold
+from homeagent.intent.classifier import _plateau
 
 
 def route(layer: IntentLayer, text: str) -> Route:
@@ -110,15 +110,14 @@ def test_the_threshold_maximises_the_held_out_gain() -> None:
     """Calibrated on held-out answers: right ones gain 1, wrong ones cost `cost`; on a short
     list one standard error spans most cuts, so the cautious end is near the top."""
     scored = [(0.99, True), (0.95, True), (0.9, False), (0.8, True), (0.7, True), (0.6, False), (0.5, False)]
-    assert _threshold(scored, 3.0) == 0.99
-    assert _threshold([(0.9, False), (0.8, False)], 1.0) == 0.999  # answering never pays: never answer
+    assert _plateau(scored, 3.0)[1] == 0.99
+    assert _plateau([(0.9, False), (0.8, False)], 1.0)[1] == 0.999  # answering never pays: never answer
 
 
 def test_the_thresholds_are_read_off_the_plateau_and_hold_still() -> None:
     """Right 95 % above 0.7, a coin flip from 0.4 to 0.7, 10 % below: at cost 1 every cut
     from 0.4 to 0.7 gains about the same. The cautious end and the middle sit on that
     plateau, and one answer more or less in it moves neither (the best single cut jumps)."""
-    from homeagent.intent.classifier import _plateau
 
     def held(flip: int | None = None) -> list[tuple[float, bool]]:
         out = []

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from homeagent.actions import action_specs
-from homeagent.intent.classifier import _threshold
+from homeagent.intent.classifier import _plateau
 from homeagent.intent.slots import generic, match_template, split_items, strip_polite
 from homeagent.intent.training import Template, all_templates, fold_punct, generate, parse_example
 
@@ -63,9 +63,9 @@ def test_the_threshold_is_where_answering_stops_paying() -> None:
     scored = [(0.99, True), (0.9, True), (0.8, True), (0.7, False), (0.6, True), (0.55, True), (0.5, False)]
     # gains 1 2 3 2 3 4 3 at cost 1: best 4 at 0.55, within one standard error (sqrt(6) = 2.4)
     # from 0.9 on; the cautious end of that plateau is the threshold
-    assert _threshold(scored, cost=1.0) == 0.9
+    assert _plateau(scored, cost=1.0)[1] == 0.9
     # gains 1 2 3 0 1 2 -1 at cost 3: best 3 at 0.8, within 2 sqrt(3) = 3.5 from the first
-    assert _threshold(scored, cost=3.0) == 0.99
+    assert _plateau(scored, cost=3.0)[1] == 0.99
 
 
 def test_template_marks_match_either_width_and_values_keep_the_users_own() -> None:
