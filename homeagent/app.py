@@ -421,7 +421,7 @@ class App:
                 stt=tuple((lang, spec) for lang, spec in (("en", vcfg.stt_en), ("zh", vcfg.stt_zh)) if spec),
                 tts=tuple((lang, spec) for lang, spec in (("en", vcfg.tts_en), ("zh", vcfg.tts_zh)) if spec),
                 threads=vcfg.threads, beam_size=vcfg.beam_size, compute_type=vcfg.compute_type,
-                max_audio_seconds=vcfg.max_audio_seconds,
+                max_audio_seconds=vcfg.max_audio_seconds, varied=vcfg.varied,
             ),
             data_dir / "models",
         )

@@ -351,6 +351,9 @@ class VoiceConfig:
     compute_type: Literal["int8", "float32"] = "int8"
     max_audio_seconds: Duration = Duration(60)
     preload: bool = False
+    # Piper's sampling noise: natural speech, every rendering a little different. Off, the
+    # same text always gives the same samples (tests and comparisons need that).
+    varied: bool = True
 
 
 @dataclass(frozen=True)

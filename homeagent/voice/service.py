@@ -53,6 +53,7 @@ class VoiceSettings:
     beam_size: int = 1
     compute_type: str = "int8"
     max_audio_seconds: float = 60.0
+    varied: bool = True
 
 
 def speakable(text: str) -> str:
@@ -91,7 +92,7 @@ class VoiceService:
         for language, spec in settings.tts:
             engine, voice = split_engine(spec)
             if engine == "piper":
-                self._tts[language] = PiperTTS(voice, language=language)
+                self._tts[language] = PiperTTS(voice, language=language, varied=settings.varied)
             elif engine == "espeak_ng":
                 self._tts[language] = EspeakTTS(voice, language=language)
 

@@ -49,7 +49,9 @@ async def test_a_spoken_command_is_transcribed_back_to_its_text(make_config):
 
 
 async def test_speech_returns_a_valid_wav_in_english_and_chinese(make_config, tmp_path):
-    async with running_app(make_config(), provider=ScriptedProvider(), http=True) as app, client(app) as oa:
+    # Not varied: Whisper must hear the very samples every run (see the next test).
+    config = make_config(voice={"varied": False})
+    async with running_app(config, provider=ScriptedProvider(), http=True) as app, client(app) as oa:
         english = await oa.audio.speech.create(
             model="tts-1", voice="alloy", input="The kitchen light is on.", response_format="wav",
         )
@@ -71,6 +73,22 @@ async def test_speech_returns_a_valid_wav_in_english_and_chinese(make_config, tm
             model="tts-1", voice="alloy", input=f"-w{target}\x00", response_format="wav", extra_body={"language": "zh"},
         )
         assert parse_wav(odd.content)[3] > 0.3 and not target.exists()
+
+
+async def test_speech_varies_by_default_and_repeats_itself_when_not_varied(make_config):
+    async def twice(config) -> tuple[bytes, bytes]:
+        async with running_app(config, provider=ScriptedProvider(), http=True) as app, client(app) as oa:
+            said = [
+                (await oa.audio.speech.create(model="tts-1", voice="alloy", input="Dinner is at seven.",
+                                              response_format="wav")).content
+                for _ in range(2)
+            ]
+        return said[0], said[1]
+
+    first, second = await twice(make_config())
+    assert first != second  # piper's sampling noise: natural, never twice the same
+    first, second = await twice(make_config(voice={"varied": False}))
+    assert first == second and parse_wav(first)[3] > 0.8
 
 
 async def test_bad_speech_requests_are_named(make_config):

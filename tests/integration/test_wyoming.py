@@ -117,8 +117,11 @@ async def test_streaming_peers_get_handled_start_chunks_stop(make_config):
 
 
 async def test_wyoming_tts_then_asr_round_trip(make_config):
-    """A Home Assistant voice pipeline's two speech stages against the running daemon."""
-    async with running_app(make_config(io=WYOMING), provider=ScriptedProvider(), http=True) as app:
+    """A Home Assistant voice pipeline's two speech stages against the running daemon.
+    Piper's sampling noise is off: with it, one rendering in several is heard with a word
+    wrong ("Pron on the kitchen light"), which is the voice, not the pipeline."""
+    config = make_config(io=WYOMING, voice={"varied": False})
+    async with running_app(config, provider=ScriptedProvider(), http=True) as app:
         async with AsyncTcpClient("127.0.0.1", app.wyoming.port) as client:
             await client.write_event(Synthesize(text="Turn on the kitchen light.").event())
             events = await read_until(client, "audio-stop")

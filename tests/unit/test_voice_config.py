@@ -12,6 +12,7 @@ def test_defaults_keep_wyoming_off_and_name_the_packaged_models(make_config):
     cfg = make_config()
     assert cfg.io.wyoming.enabled is False and cfg.io.wyoming.port == 10700
     assert cfg.voice.stt_en == "faster_whisper:tiny.en" and cfg.voice.tts_zh == "espeak_ng:cmn"
+    assert cfg.voice.varied is True
 
 
 @pytest.mark.parametrize(
@@ -21,6 +22,7 @@ def test_defaults_keep_wyoming_off_and_name_the_packaged_models(make_config):
         ({"voice": {"tts_zh": "piper"}}, "voice.tts_zh: expected 'engine:model'"),
         ({"voice": {"language": "fr"}}, "voice.language"),
         ({"voice": {"threads": 0}}, "voice.threads"),
+        ({"voice": {"varied": "sometimes"}}, "voice.varied"),
         ({"io": {"wyoming": {"port": 70000}}}, "io.wyoming.port"),
         ({"io": {"wyoming": {"satellites": ["kitchen"]}}}, "io.wyoming.satellites[0]: expected 'name=tcp://host:port'"),
         ({"io": {"wyoming": {"colour": "blue"}}}, "io.wyoming.colour: unknown key"),
