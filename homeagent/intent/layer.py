@@ -63,6 +63,7 @@ from homeagent.intent.training import (
     LazyTemplates,
     Template,
     generate,
+    phrasings,
 )
 from homeagent.log import get_logger
 from homeagent.store import Database
@@ -130,6 +131,10 @@ _BARE_PRONOUN_RE = re.compile(r"它|这个|那个|这条|那条|it|that|this|tha
 _LOOKUP_NOUN_RE = re.compile(r"(?:\s+(?:task|note|event|habit|appointment|countdown|goal)|那个任务|这个任务|任务|那条笔记|笔记"
                              r"|这个习惯|习惯|的目标|目标|倒计时|那个待办|这个待办|待办|这件事|那件事|已经|先)$", re.I)
 # A record looked up by its words, without what only places it: "明天的瑜伽课", "关于旧密码".
+_CREATES = ("create_", "add_", "record_", "write_")  # actions that make a record
+# A record by its number: "3号任务", "第6项", "4号笔记" (a day would be "3号的任务").
+_NUMBERED_RE = re.compile(r"第\s*(\d{1,4})\s*(?:项|条|个|件|号)|(\d{1,4})\s*号\s*(?=任务|待办|日程|活动|习惯|笔记|便签|留言|倒计时|目标|物品"
+                          r"|东西|记录|事项)")
 _LOOKUP_LEAD_RE = re.compile(r"^(?:关于|有关|(?:今天|明天|后天|昨天|这周|本周|下周|(?:这|下)?(?:周|星期)[一二三四五六日天])的)")
 _ENTITY_NOUNS = (
     ("task", re.compile(r"任务|待办|\btasks?\b|\bto-?dos?\b", re.I)),
@@ -305,15 +310,17 @@ class IntentLayer:
         extra = [e for e in extra if e.action in self._actions or e.action == NONE_LABEL]
         # A trained model is read-only: one built from the same registry and examples is
         # shared (several Apps in one process, the CLI, tests) instead of trained again.
+        said = phrasings()
         key = json.dumps([[d.name, list(d.examples)] for d in defs] + [[e.text, e.action] for e in extra]
-                         + [limit_per_action, self.settings.cost], ensure_ascii=False)
+                         + [[e.text, e.action] for e in said] + [limit_per_action, self.settings.cost],
+                         ensure_ascii=False)
         key = _fingerprint(key)
         cached = None if fresh else _MODELS.get(key)
         source = "memory"
         if cached is None and not fresh and self.cache is not None:
             cached, source = IntentModel.load(self.cache, key), "file"
         if cached is None:
-            examples = generate(self.templates, extra=extra, limit_per_action=limit_per_action)
+            examples = generate(self.templates, extra=extra, said=said, limit_per_action=limit_per_action)
             cached, source = IntentModel(), "trained"
             cached.train(examples, cost=self.settings.cost)
             if self.cache is not None:
@@ -447,7 +454,7 @@ class IntentLayer:
                 route.reason = "correction"
                 # What the corrected turn made by mistake goes, where it can.
                 route.calls += [r for n, a, d in ctx.done if n != route.label and n.startswith(
-                    ("create_", "add_", "record_", "write_")) and (r := self._reverse(n, a, d)) is not None]
+                    _CREATES) and (r := self._reverse(n, a, d)) is not None]
             return route
         prediction = self.predict(text)
         # A pending missing-slot question: this message is its answer, unless it clearly
@@ -626,7 +633,7 @@ class IntentLayer:
             return None
         entity = _entity(name)
         reverse: dict[str, Any] = {"id": record}
-        if name.startswith(("create_", "add_", "record_", "write_")):
+        if name.startswith(_CREATES):
             target = next((n for n in self._actions if n.startswith("delete_") and _entity(n) == entity), None)
         elif name.startswith("complete_"):
             target = next((n for n in self._actions if n.startswith("update_") and _entity(n) == entity), None)
@@ -656,7 +663,7 @@ class IntentLayer:
         """"不是这个，是周报那个" right after an action on one record: the same action on the
         record those words name, and the wrong one put back where that can be done."""
         m = _RETARGET_RE.match(text)
-        touched = [(n, a, d) for n, a, d in ctx.done if not n.startswith(("create_", "add_", "record_", "write_"))]
+        touched = [(n, a, d) for n, a, d in ctx.done if not n.startswith(_CREATES)]
         if m is None or len(touched) != 1:
             return None
         words = (m.group("zh") or m.group("en") or "").strip()
@@ -734,6 +741,10 @@ class IntentLayer:
         # "…，存一下", ", put him in contacts": a clause that only commands is no value (a template
         # that says it too still matches the whole utterance when the rest matches none).
         whole, text = text, strip_command_clauses(text)
+        # The record's number is taken first: else "5号任务" is a date and "第6项" a price.
+        numbered = _NUMBERED_RE.search(text) if "id" in props and not action.startswith(_CREATES) else None
+        if numbered is not None:
+            text = re.sub(r"\s{2,}", " ", text[:numbered.start()] + " " + text[numbered.end():]).strip()
         # A recurrence ("每个工作日早上七点", "every Monday at 8") is its own slot: taken out
         # before the rest is read, so it is neither the title nor a one-off due time.
         repeat = find_repeat(text) if "repeat" in props else None
@@ -768,7 +779,7 @@ class IntentLayer:
             for key in required:  # a repeating event needs no start of its own: its first occurrence
                 if key not in args and is_when(props.get(key, {})):
                     args[key] = first.strftime("%Y-%m-%d %H:%M") if rule.at else first.date().isoformat()
-        if not action.startswith(("create_", "add_", "record_", "write_")):
+        if not action.startswith(_CREATES):
             # A record looked up by its words: "the garage task" is "garage".
             for key in ("content", "title", "habit"):
                 if isinstance(args.get(key), str):
@@ -792,8 +803,23 @@ class IntentLayer:
         if spec.permission is Permission.READ:
             said = " ".join(str(v) for k, v in args.items() if is_when(props.get(k, {})) and isinstance(v, str))
             args = read_filters(strip_polite(text), props, args, self._literal(action), when=said)
-        return tidy(text, action, props, self._tidy_more(text, props, measures(text, props, structured(text, props, args))),
+        args = tidy(text, action, props, self._tidy_more(text, props, measures(text, props, structured(text, props, args))),
                     now)
+        if isinstance(args.get("value"), str) and "value" in props:
+            # A reading is its number ("was 7.2 two hours after lunch", "9,400", "120/80"),
+            # when the words hold one.
+            numbers = re.findall(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?)?", args["value"])
+            if len(numbers) == 1 and numbers[0] != args["value"].strip():
+                args["value"] = numbers[0].replace(",", "")
+        if "new_title" in args and args.get("content") == args["new_title"]:
+            del args["content"]  # "笔记标题改成“车险”": one quoted value read as both
+        if numbered is not None:
+            # The number names the record: the words it is looked up by (the schema's first
+            # key after the id) are left out, what it becomes is kept.
+            lookup = next((k for k in props if k != "id"), None)
+            args = {k: v for k, v in args.items() if k != lookup}
+            args["id"] = int(numbered.group(1) or numbered.group(2))
+        return args
 
     def _literal(self, action: str) -> tuple[str, ...]:
         """The literal parts of `action`'s templates (its command and question words)."""
@@ -1049,7 +1075,7 @@ class IntentLayer:
         for result in (() if undo else reversed(results) if route.reason == "retarget" else results):
             data = result.display.data if result.display is not None else None
             if result.ok and isinstance(data, Mapping) and isinstance(data.get("id"), int):
-                if result.name.startswith(("create_", "add_", "record_", "write_")) or result.name != ctx.last_action:
+                if result.name.startswith(_CREATES) or result.name != ctx.last_action:
                     ctx.last_data = dict(data)
                 else:
                     ctx.last_data = {**ctx.last_data, **dict(data)}

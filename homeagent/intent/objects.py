@@ -106,16 +106,28 @@ def _en_when_tail(value: str) -> str:
     return value[: day.start()].strip(" ,") if day else value
 
 
+# More of a command's own words before an English name: a habit's making ("help me build a
+# habit of…", "create a habit to…"), a change of plan ("give up on", "abandoning", "erase",
+# "reopen"), an event set ("schedule"), a habit done ("went to the gym").
+_EN_LEAD_MORE = re.compile(
+    r"^(?:help\s+me\s+(?:build|start|form)\s+a\s+habit\s+of|(?:create|make|start|build)\s+a\s+habit\s+(?:to|of)"
+    r"|schedule|reopen|erase|(?:i\s+)?give\s+up\s+on|(?:i'?m\s+|i\s+am\s+)?(?:abandoning|dropping|quitting)|went\s+to)"
+    r"\s+(?:(?:my|the|our|a|an)\s+)*(?=\S)", re.I)
+
+
 def en_name_words(value: str, dated: bool) -> str:
     """`dated`: the date is its own slot (said, or the record is looked up), not the record's words."""
     out = value.strip()
     for _ in range(2):
         out = _EN_POSSESSIVE_DAY.sub("", out) or out
         out = _EN_LEAD.sub("", out) or out
+        out = _EN_LEAD_MORE.sub("", out) or out
         out = _EN_TRAIL.sub("", out).strip(" ,") or out
         if dated:
             out = _en_when_tail(out)
             out = re.sub(r"\s+(?:sometime\s+|some time\s+)?(?:on|before|by|after|until|till|at|from)$", "", out, flags=re.I)
+    if sum(out.count(q) for q in "'\"‘’“”") == 1 and out[:1] in "'\"‘“":  # "'fix the gate": a quote cut in two
+        out = out[1:].strip() or out
     return out
 
 # "愿望单再添一个拍立得", "食谱里加一道番茄牛腩": the list and the adding before the name.
@@ -194,6 +206,20 @@ _FOR_MEAL_ZH = re.compile(r"(?<=\S)\s*当(?:加餐|早饭|早餐|午饭|午餐|�
 _DONE_TAIL_ZH = re.compile(r"(?<=\S{2})\s*(?:填完|写完|寄出去|寄走|寄了|交好|交完|做完|弄完|弄好|搞定|办完|买着|买好|买到|勾掉|划掉"
                            r"|不去|不要|删掉|删了|完成)了?(?:吧|啦)?$")
 
+# A command's own words before a name it makes ("建个背单词的习惯", "设一个存钱目标", "开始坚持冥想",
+# "不想再记录俯卧撑了"); what a pet or a plant had done ("豆豆刚喂过", "带球球去打针", "给茉莉花浇水");
+# what became of a thing looked up ("挂面吃完了", "旧的加湿器扔了"); a day's check-in missed ("背单词忘了").
+_MAKE_LEAD_ZH = re.compile(r"^(?:(?:新|重新)?(?:建|设|定|立|开|添|加|搞|弄)(?:个|一个|一下|一项)|开始(?:坚持|每天)?|坚持|打算|准备)"
+                           r"\s*(?=\S{2})")
+_STOP_LEAD_ZH = re.compile(r"^(?:不想再|不想|不再|别再|不用再|不要再)(?:记录?|打卡|坚持|练|做)?\s*(?=\S{2})")
+_HABIT_TAIL_ZH = re.compile(r"(?<=\S{2})\s*(?:忘了?|忘记了?|打卡|这个习惯|的习惯|习惯)$")
+_WHO_TAIL_ZH = re.compile(r"(?<=\S{2})(?:(?:刚刚?|已经|又)(?:[\u4e00-\u9fff]{1,2}(?:过|完)了?)?|去|今天|昨天)$")
+_TO_LEAD_ZH = re.compile(r"^(?:给|带|帮|替)(?=\S{2})")
+_THING_LEAD_ZH = re.compile(r"^(?:那台|那个|这个|那件|这台|旧的|坏掉的|坏了的|用坏的)(?=\S{2})")
+_USED_TAIL_ZH = re.compile(r"(?<=\S{2})\s*(?:吃完|用完|喝完|扔了|扔掉|卖了|卖掉|送人|坏了|没了)了?(?:吧|啦)?$")
+_SEARCH_LEAD_ZH = re.compile(r"^(?:上网|联网|在网上|网上)\s*(?:搜索?|查查?|找找?)?\s*(?:一下)?\s*(?=\S{2})")
+_PERSON_TAIL_ZH = re.compile(r"(?<=\S{2})(?:存一下|存下|存|记一下|记下)$")
+
 
 def zh_edges(value: str, key: str, action: str, props: Mapping[str, Any]) -> str:
     if not re.search(f"[{_HAN}]", value):
@@ -209,6 +235,19 @@ def zh_edges(value: str, key: str, action: str, props: Mapping[str, Any]) -> str
         out = _FOR_MEAL_ZH.sub("", out)
     if not action.startswith(("create_", "add_", "record_", "write_")):
         out = _DONE_TAIL_ZH.sub("", out)
+        out = _STOP_LEAD_ZH.sub("", out)
+        if key == "item":
+            out = _USED_TAIL_ZH.sub("", _THING_LEAD_ZH.sub("", out))
+    elif key in ("habit", "title"):
+        out = _MAKE_LEAD_ZH.sub("", out)
+    if key == "habit":
+        out = _HABIT_TAIL_ZH.sub("", out)
+    if key in ("pet", "plant"):
+        out = _WHO_TAIL_ZH.sub("", _TO_LEAD_ZH.sub("", out))
+    if key == "query":
+        out = _SEARCH_LEAD_ZH.sub("", out)
+    if key == "person":
+        out = _PERSON_TAIL_ZH.sub("", out)
     return out.strip(" ，,。") or value
 
 
@@ -311,6 +350,9 @@ def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
                 out[key] = _EN_MEDICINE_LEAD.sub("", out[key]) or out[key]
         else:
             out[key] = zh_edges(name_words(value, action, props, has_when), key, action, props)
+    for key in ("query", "person"):  # not names to trim as the others; only their command words
+        if isinstance(out.get(key), str) and out[key].strip():
+            out[key] = zh_edges(out[key], key, action, props)
     _zh_more(text, action, props, out)
     _en_more(props, out)
     _book(text, props, out)

@@ -5,8 +5,11 @@ the ToolDef `examples` lines), each turned into a template by marking the argume
 values it contains, plus the templates of `homeagent.intent.phrases`. Every template is
 filled with slot values (the action's own example values and the shared pools) and
 wrapped in everyday politeness ("帮我…吧", "please …"), so each action gets dozens of
-examples in both languages. Examples learned from the household (corrections, stored in
-the database) come on top. "none" is small talk.
+examples in both languages. Then the shipped phrasings (`phrasings.jsonl`: how people
+said things to the layer in the sets it was developed on, each an utterance and its
+action; written by `bench/intent_phrasings.py`), which teach the wordings no template
+has. Examples learned from the household (corrections, stored in the database) come on
+top. "none" is small talk.
 
 `Template.pattern()` is also what the slot filler matches an utterance against (its
 punctuation folded to ASCII by `fold_punct`: patterns are compiled when an action is first
@@ -21,6 +24,8 @@ import random
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from homeagent.chat import ToolDef
@@ -264,6 +269,28 @@ class LazyTemplates(Mapping[str, list[Template]]):
         return list(self._built)
 
 
+PHRASINGS = Path(__file__).with_name("phrasings.jsonl")
+
+
+@cache
+def phrasings(path: Path = PHRASINGS) -> tuple[Example, ...]:
+    """The shipped phrasings, grouped per action so that one in four is held out when the
+    thresholds are calibrated (real wordings, not only templates, set them)."""
+    out: list[Example] = []
+    count: dict[str, int] = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+            text, action = str(item["text"]), str(item["action"])
+        except (ValueError, KeyError, TypeError) as err:
+            raise ValueError(f"{path.name} line {number}: expected {{\"text\": …, \"action\": …}} ({err})") from err
+        n = count[action] = count.get(action, -1) + 1
+        out.append(Example(text, action, {}, f"said:{action}:{n}"))
+    return tuple(out)
+
+
 def generate(
     templates: Mapping[str, Sequence[Template]],
     *,
@@ -271,8 +298,10 @@ def generate(
     seed: int = 7,
     limit_per_action: int | None = None,
     extra: Iterable[Example] = (),
+    said: Iterable[Example] = (),
 ) -> list[Example]:
-    """Filled and wrapped examples for every action, plus "none" and `extra`."""
+    """Filled and wrapped examples for every action, plus "none", `said` (phrasings of
+    the registered actions and the three answers of the layer's own) and `extra`."""
     rng = random.Random(seed)
     out: list[Example] = []
     for action, temps in templates.items():
@@ -303,6 +332,13 @@ def generate(
             if label != NONE_LABEL:  # asked as a question, and politely
                 out.append(Example(text + ("?" if text.isascii() else "？"), label, {}, group))
                 out.append(Example(("hey, " if text.isascii() else "那个，") + text, label, {}, group))
+    # A phrasing as it was said, and once more in one wrapping: real words, not a frame.
+    known = set(templates) | {NONE_LABEL, WHO_LABEL, HELP_LABEL}
+    for example in said:
+        if example.action in known:
+            out.append(example)
+            pre, post = rng.choice((ZH_WRAP if has_han(example.text) else EN_WRAP)[2:])
+            out.append(Example(f"{pre}{example.text}{post}", example.action, example.args, example.group))
     # What the household taught weighs like a template: the utterance and its wrappings.
     for example in extra:
         wraps = ZH_WRAP if has_han(example.text) else EN_WRAP

@@ -188,7 +188,8 @@ async def test_not_this_one_redoes_the_action_on_the_record_named_and_puts_the_w
 
 async def test_a_correction_removes_the_record_made_by_mistake_and_makes_the_right_one(make_config) -> None:
     async with _app(make_config, ScriptedProvider([]), permissions={"classes": {"delete": "allow"}}) as app:
-        await turn(app, "提醒我买牛奶")
+        # (a bare "提醒我买牛奶" sits between a task and the shopping list: the model decides)
+        await turn(app, "提醒我明天买牛奶")
         made = await _rows(app, "SELECT content FROM tasks")
         answer = text_of(await turn(app, "不是这个，我是说把牛奶加到购物清单"))
         tasks = await _rows(app, "SELECT content FROM tasks")
@@ -197,7 +198,7 @@ async def test_a_correction_removes_the_record_made_by_mistake_and_makes_the_rig
     assert made == [{"content": "买牛奶"}]
     assert tasks == [] and items == [{"name": "牛奶"}]
     assert "已删除任务" in answer
-    assert learned == [{"text": "提醒我买牛奶", "action": "add_shopping_item"}]
+    assert learned == [{"text": "提醒我明天买牛奶", "action": "add_shopping_item"}]
 
 
 async def test_undo_switches_the_household_back_and_says_what_it_cannot_undo(make_config) -> None:

@@ -222,3 +222,60 @@ def test_a_height_and_a_body_fat_are_no_weight(filler: IntentLayer, text: str, e
     args = filler.fill("record_body", text)
     assert {k: args.get(k) for k in expected} == expected, args
     assert "weight_kg" not in args or "weight_kg" in expected
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    ("把2号任务标成完成", "complete_task", {"id": 2}),
+    ("7号任务的内容改成“买新门锁”", "update_task", {"id": 7, "new_content": "买新门锁"}),
+    ("清单第4项已经买了", "mark_shopping_bought", {"id": 4}),
+    ("把5号笔记标题改成“车险”", "update_note", {"id": 5, "new_title": "车险"}),
+    ("1号习惯删了吧", "delete_habit", {"id": 1}),
+])
+def test_a_record_s_number_is_its_id_not_a_day_or_a_price(filler: IntentLayer, text: str, action: str,
+                                                         expected: dict) -> None:
+    assert filler.fill(action, text) == expected
+
+
+def test_a_day_before_a_record_stays_a_day(filler: IntentLayer) -> None:
+    args = filler.fill("update_task", "把3号的任务改到5号")
+    assert "id" not in args and args.get("due") == "5号"
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # a command's own words before the name it makes
+    ("帮我建个练口语的习惯，每天早上7点", "create_habit", {"habit": "练口语"}),
+    ("开始坚持每天跳绳", "create_habit", {"habit": "跳绳"}),
+    ("设一个减肥目标，年底前瘦10斤", "create_goal", {"title": "减肥"}),
+    # a check-in missed, a habit stopped
+    ("前天的跳绳忘了打卡，补一下", "check_in_habit", {"habit": "跳绳"}),
+    ("不想再坚持早起了，这个习惯删掉", "delete_habit", {"habit": "早起"}),
+    # what became of a thing looked up
+    ("那个旧电饭煲扔了，物品里删掉", "delete_inventory_item", {"item": "旧电饭煲"}),
+    ("洗衣液用完了，从物品里去掉", "delete_inventory_item", {"item": "洗衣液"}),
+    # what a pet or a plant had done to it, and by whom
+    ("旺财刚遛过了", "record_pet_activity", {"pet": "旺财"}),
+    ("给绿萝浇了点水", "record_plant_watering", {"plant": "绿萝"}),
+    # a search's own words are not what is searched
+    ("上网查一下明天北京天气", "web_search", {"query": "明天北京天气"}),
+    ("把同事老周存一下，电话13800001111", "add_person", {"person": "同事老周"}),
+])
+def test_the_command_s_words_at_a_name_s_edges_are_not_the_name(filler: IntentLayer, text: str, action: str,
+                                                                expected: dict) -> None:
+    args = filler.fill(action, text)
+    assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    ("Help me build a habit of stretching before bed", "create_habit", {"habit": "stretching before bed"}),
+    ("Please erase my flossing habit", "delete_habit", {"habit": "flossing"}),
+    ("I'm abandoning the marathon goal", "update_goal_progress", {"title": "marathon"}),
+    ("Reopen the 'clean the gutters' task", "update_task", {"content": "clean the gutters"}),
+    # a reading is its number, whatever words come with it
+    ("Blood pressure was 128/84 this morning", "record_health", {"value": "128/84"}),
+    ("Resting heart rate 61 bpm after yoga", "record_health", {"value": "61"}),
+    ("体温是38.2度，孩子的", "record_health", {"value": "38.2"}),
+])
+def test_english_command_words_are_not_the_name_and_a_reading_is_its_number(filler: IntentLayer, text: str,
+                                                                           action: str, expected: dict) -> None:
+    args = filler.fill(action, text)
+    assert _has(args, expected), args
