@@ -127,27 +127,37 @@ def _counted(value: str) -> str:
 
 
 def args_right(item: dict[str, Any], calls: list[tuple[str, dict[str, Any]]]) -> bool:
-    if not calls:
-        return False
-    first = calls[0][1]
-    for key, expected in item["args"].items():
-        if key in ("from", "to") and item["action"].startswith("list_"):
-            # A read's range is graded as the action reads it (`Call.range`): "明天" alone in
-            # `from` covers that day, "this week" Monday to Sunday, "from March 1" is open.
-            try:
-                start, end = period(first.get("from"), first.get("to"), NOW)
-            except DateError:
-                return False
-            day = start if key == "from" else end
-            if day is None or day.isoformat() != str(expected)[:10]:
-                return False
-        elif isinstance(expected, list):
-            got = sorted(_norm(args.get(key, "")) for _, args in calls)
-            if got != sorted(_norm(e) for e in expected):
-                return False
-        elif not arg_matches(item["action"], key, expected, first.get(key)):
+    return bool(calls) and all(key_right(item, calls, key) for key in item["args"])
+
+
+def key_right(item: dict[str, Any], calls: list[tuple[str, dict[str, Any]]], key: str) -> bool:
+    expected, first = item["args"][key], calls[0][1]
+    if key in ("from", "to") and item["action"].startswith("list_"):
+        # A read's range is graded as the action reads it (`Call.range`): "明天" alone in
+        # `from` covers that day, "this week" Monday to Sunday, "from March 1" is open.
+        try:
+            start, end = period(first.get("from"), first.get("to"), NOW)
+        except DateError:
             return False
-    return True
+        day = start if key == "from" else end
+        return day is not None and day.isoformat() == str(expected)[:10]
+    if isinstance(expected, list):
+        got = sorted(_norm(args.get(key, "")) for _, args in calls)
+        return got == sorted(_norm(e) for e in expected)
+    return arg_matches(item["action"], key, expected, first.get(key))
+
+
+def key_misses(ran: list[dict[str, Any]]) -> list[tuple[str, int, int, int]]:
+    """Per argument key: (key, expected, wrong, missing) over the runs of the right action,
+    most often wrong or missing first: where the argument accuracy goes."""
+    counts: dict[str, list[int]] = {}
+    for r in ran:
+        for key in r["item"]["args"]:
+            c = counts.setdefault(key, [0, 0, 0])
+            c[0] += 1
+            if r["calls"] and not key_right(r["item"], r["calls"], key):
+                c[1 if key in r["calls"][0][1] else 2] += 1
+    return sorted(((k, *c) for k, c in counts.items()), key=lambda row: -(row[2] + row[3]))
 
 
 def pct(a: int, b: int) -> str:
@@ -277,6 +287,9 @@ def report(results: list[dict[str, Any]], show_errors: bool) -> dict[str, Any]:
     print(f"coverage (no model call): {pct(len(covered), n)}")
     print(f"accuracy on covered:      {pct(len(covered_right), len(covered))}")
     print(f"argument accuracy:        {pct(len(args_ok), len(ran))}  (right action run, with expected arguments)")
+    worst = key_misses(ran)[:8]
+    print("  keys most often wrong:   " + ", ".join(f"{k} {w}+{m}/{n}" for k, n, w, m in worst)
+          + "  (wrong+missing/expected)")
     questions = [r for r in asks if r["item"]["kind"] == "question"]
     print(f"writes on questions:      {sum(bool(r['writes']) for r in questions)} of {len(questions)} questions; "
           f"on small talk / who: {len(wrote) - sum(bool(r['writes']) for r in questions)} of {len(asks) - len(questions)}")

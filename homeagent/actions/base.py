@@ -433,6 +433,8 @@ def period(start_raw: str | None, end_raw: str | None, now: datetime) -> tuple[d
     (本周, last month, 明天); a bare start ("from March 1") is open-ended. Raises DateError."""
     if start_raw and not end_raw:
         first, last = day_range(start_raw, now)
+        if re.match(r"\s*(?:since|自从|自)\b", start_raw, re.I) or re.search(r"以来\s*$", start_raw):
+            return first, None  # "since February": from its first day on
         if first == last and not _names_single_day(start_raw):
             return first, None  # "from March 1": open-ended
         return first, last

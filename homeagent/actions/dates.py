@@ -103,9 +103,66 @@ def parse_date(text: str, now: datetime, *, prefer: Prefer = "future") -> date:
     return parse_when(text, now, prefer=prefer).day
 
 
+_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                "november", "december")
+_MONTHS_ZH = ("一", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二")
+# The periods `day_range` reads beyond single dates, as a household says them in a question:
+# what the intent layer looks for in a read ("这礼拜花了多少", "my mood log for February").
+PERIOD_RE = re.compile(
+    r"(?:(?:这|本|上|下)(?:个)?(?:周末|礼拜|星期|周|月)(?:剩下的?)?|今年|去年)(?!\s*(?:\d|[一二三四五六七八九十]+[号日]|[一二三四五六日天]))"
+    r"|这两天|这几天|最近几天"
+    rf"|(?:最近|过去|近)\s*(?:{NUM})?\s*(?:个?月|周|个?星期|个?礼拜|天)"
+    r"|(?<![\d年])(?:1[0-2]|[1-9]|十[一二]|[一二三四五六七八九十])月份?(?![\d一二三四五六七八九十]|[日号])"
+    r"|\b(?:(?:this|last|next)\s+(?:weekend|week|month|year)|(?:the\s+)?(?:past|last)\s+(?:few|\d+|two|three|four)\s+"
+    r"(?:days|weeks|months)|(?:over\s+)?the\s+(?:past|last)\s+(?:week|month)|the\s+rest\s+of\s+the\s+(?:week|month)"
+    rf"|(?:(?:since|in|for|during)\s+)?(?:{'|'.join(m for m in _MONTH_NAMES if m != 'may')})|(?:since|in|for|during)\s+may)\b",
+    re.I,
+)
+_EN_COUNT = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "few": 3}
+
+
+def _period_words(s: str, today: date) -> tuple[date, date] | None:
+    """The periods of PERIOD_RE that the short forms below do not already read."""
+    s = re.sub(r"^(?:over\s+|in\s+|for\s+|during\s+|since\s+|from\s+)?(?:the\s+)?", "", s)
+    monday = today - timedelta(days=today.weekday())
+    if s in ("这礼拜", "本礼拜", "这个礼拜", "这星期", "本星期", "这个星期"):
+        return monday, monday + timedelta(days=6)
+    if s in ("上礼拜", "上个礼拜", "上星期"):
+        return monday - timedelta(days=7), monday - timedelta(days=1)
+    if s in ("下礼拜", "下个礼拜", "下星期"):
+        return monday + timedelta(days=7), monday + timedelta(days=13)
+    if s in ("这两天",):
+        return today - timedelta(days=1), today
+    if s in ("这几天", "最近几天"):
+        return today - timedelta(days=2), today
+    if re.fullmatch(r"(?:本|这个?)月剩下的?|rest of the month", s):
+        return today, month_end(today)
+    if s == "rest of the week":
+        return today, monday + timedelta(days=6)
+    if s in ("去年", "last year"):
+        return date(today.year - 1, 1, 1), date(today.year - 1, 12, 31)
+    m = re.fullmatch(rf"(?:最近|过去|近|past|last)\s*({NUM}|a|one|two|three|four|few)?\s*(个?月|周|个?星期|个?礼拜|天|days?|weeks?|months?)", s)
+    if m:
+        n = _EN_COUNT.get(m.group(1) or "a") or parse_number(m.group(1) or "1") or 1
+        unit = m.group(2)
+        days = int(n) * (30 if "月" in unit or unit.startswith("month") else 7 if unit[-1] in "周期拜" or unit.startswith("week") else 1)
+        return today - timedelta(days=days - 1), today
+    month = None
+    m = re.fullmatch(r"(1[0-2]|[1-9]|十[一二]|[一二三四五六七八九十])月份?", s)
+    if m:
+        month = int(m.group(1)) if m.group(1).isdigit() else _MONTHS_ZH.index(m.group(1)) + 1
+    elif s in _MONTH_NAMES:
+        month = _MONTH_NAMES.index(s) + 1
+    if month is not None:  # a month asked about: this year's, or last year's when it is still to come
+        year = today.year if month <= today.month else today.year - 1
+        first = date(year, month, 1)
+        return first, month_end(first)
+    return None
+
+
 def day_range(text: str, now: datetime) -> tuple[date, date]:
     """A period as inclusive days: 今天, 本周/this week, 这周末/this weekend, 上个月/last month,
-    最近7天/last 7 days, or any single date."""
+    最近7天/last 7 days, 这礼拜, 这两天, the past two weeks, February, or any single date."""
     s = re.sub(r"(?<=\S)的$", "", str(text).strip().casefold())  # "下周的", "上个月的"
     today = now.date()
     monday = today - timedelta(days=today.weekday())
@@ -131,6 +188,9 @@ def day_range(text: str, now: datetime) -> tuple[date, date]:
     match = re.fullmatch(rf"(?:最近|过去|近|last|past)\s*({NUM})\s*(?:天|日|days?)", s)
     if match and (n := parse_number(match.group(1))):
         return today - timedelta(days=int(n) - 1), today
+    words = _period_words(s, today)
+    if words is not None:
+        return words
     day = parse_date(text, now, prefer="nearest")
     return day, day
 

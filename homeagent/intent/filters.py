@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
+from homeagent.actions.dates import PERIOD_RE
 from homeagent.intent.fuzzy import closest
 from homeagent.intent.slots import ENUM_WORDS, MONTH, WHEN_EN_RE, WHEN_ZH_RE
 from homeagent.numbers import NUM, parse_number
@@ -156,6 +157,16 @@ def read_filters(text: str, props: Mapping[str, Any], args: dict[str, Any], lite
     date words already read) is no part of the query."""
     out = dict(args)
     rest = text.replace(when, " ") if when else text
+    if "from" in props and not out.get("from") and not out.get("to"):
+        # A period the date rules leave alone ("这礼拜", "the past two weeks", "for February"):
+        # the action reads it as its days (`actions.base.period`).
+        m = PERIOD_RE.search(rest)
+        if m:
+            out["from"] = m.group(0).strip()
+            rest = rest.replace(m.group(0), " ")
+            said = out.get("query")
+            if isinstance(said, str) and said.strip() and said.strip().casefold() in m.group(0).casefold():
+                del out["query"]  # "weekend" of "last weekend" is no query
     if "within_days" in props and out.get("within_days") is None:
         days = within_days(text)
         if days:

@@ -132,6 +132,9 @@ _LOOKUP_NOUN_RE = re.compile(r"(?:\s+(?:task|note|event|habit|appointment|countd
                              r"|这个习惯|习惯|的目标|目标|倒计时|那个待办|这个待办|待办|这件事|那件事|已经|先)$", re.I)
 # A record looked up by its words, without what only places it: "明天的瑜伽课", "关于旧密码".
 _CREATES = ("create_", "add_", "record_", "write_")  # actions that make a record
+# A note said as one: "备注要43码", "备注一下：每次十分钟", "Note: bring the report card".
+_NOTE_RE = re.compile(r"[，,；;]?\s*(?:(?:备注|注明|附注)(?:一下|是|为|下)?\s*[:：]?|\b(?:notes?|memo)\s*[:：-])\s*"
+                      r"(?P<n>[^，,。；;.!?！？]{1,60})", re.I)
 # A record by its number: "3号任务", "第6项", "4号笔记" (a day would be "3号的任务").
 _NUMBERED_RE = re.compile(r"第\s*(\d{1,4})\s*(?:项|条|个|件|号)|(\d{1,4})\s*号\s*(?=任务|待办|日程|活动|习惯|笔记|便签|留言|倒计时|目标|物品"
                           r"|东西|记录|事项)")
@@ -745,6 +748,12 @@ class IntentLayer:
         numbered = _NUMBERED_RE.search(text) if "id" in props and not action.startswith(_CREATES) else None
         if numbered is not None:
             text = re.sub(r"\s{2,}", " ", text[:numbered.start()] + " " + text[numbered.end():]).strip()
+        note_key = next((k for k in ("note", "notes") if k in props), None)
+        noted = _NOTE_RE.search(text) if note_key else None
+        if noted is not None and noted.start() > 0:  # taken out, so that no name swallows it
+            text = strip_command_clauses((text[:noted.start()] + text[noted.end():]).strip(" ，,"))
+        else:
+            noted = None
         # A recurrence ("每个工作日早上七点", "every Monday at 8") is its own slot: taken out
         # before the rest is read, so it is neither the title nor a one-off due time.
         repeat = find_repeat(text) if "repeat" in props else None
@@ -813,6 +822,8 @@ class IntentLayer:
                 args["value"] = numbers[0].replace(",", "")
         if "new_title" in args and args.get("content") == args["new_title"]:
             del args["content"]  # "笔记标题改成“车险”": one quoted value read as both
+        if noted is not None and note_key is not None:
+            args[note_key] = noted.group("n").strip()
         if numbered is not None:
             # The number names the record: the words it is looked up by (the schema's first
             # key after the id) are left out, what it becomes is kept.

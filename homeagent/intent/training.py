@@ -223,14 +223,18 @@ def _mark(text: str, args: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     """A registered example as a template: each string value in its text becomes a slot."""
     fixed: dict[str, Any] = {}
     marked = text
+    slotted: set[str] = set()
     for key, value in sorted(args.items(), key=lambda kv: -len(str(kv[1]))):
         value_text = str(value)
+        if key in ("to", "end") and value_text in slotted:
+            continue  # {"from": "明天", "to": "明天"}: the one day, said once ("to" as said would be a fixed 明天)
         # The first occurrence outside the slots marked so far ("明天" of {from, to} both
         # 明天 is one slot; the other argument is implied, not a slot inside a slot).
         at = next((m.start() for m in re.finditer(re.escape(value_text), marked)
                    if marked.count("{", 0, m.start()) == marked.count("}", 0, m.start())), -1) if value_text else -1
         if isinstance(value, str | int | float) and not isinstance(value, bool) and at >= 0 and "{" not in value_text:
             marked = f"{marked[:at]}{{{key}={value_text}}}{marked[at + len(value_text):]}"
+            slotted.add(value_text)
         else:
             fixed[key] = value
     return marked, fixed

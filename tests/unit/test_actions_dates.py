@@ -147,3 +147,34 @@ def test_a_day_of_next_month() -> None:
     assert parse_when("下月20号", NOW).day == date(2026, 4, 20)
     with pytest.raises(DateError):
         parse_when("下个月31号", NOW)  # April has 30 days
+
+
+@pytest.mark.parametrize(("said", "first", "last"), [
+    ("这礼拜", date(2026, 3, 2), date(2026, 3, 8)),
+    ("上个礼拜", date(2026, 2, 23), date(2026, 3, 1)),
+    ("这两天", date(2026, 3, 3), date(2026, 3, 4)),
+    ("最近一周", date(2026, 2, 26), date(2026, 3, 4)),
+    ("the past week", date(2026, 2, 26), date(2026, 3, 4)),
+    ("the last two weeks", date(2026, 2, 19), date(2026, 3, 4)),
+    ("最近两个月", date(2026, 1, 4), date(2026, 3, 4)),
+    ("the rest of the month", date(2026, 3, 4), date(2026, 3, 31)),
+    ("这个月剩下的", date(2026, 3, 4), date(2026, 3, 31)),
+    ("for February", date(2026, 2, 1), date(2026, 2, 28)),
+    ("2月份", date(2026, 2, 1), date(2026, 2, 28)),
+    # a month still to come this year is last year's, asked about in a question
+    ("十一月", date(2025, 11, 1), date(2025, 11, 30)),
+    ("去年", date(2025, 1, 1), date(2025, 12, 31)),
+])
+def test_the_periods_a_question_names(said: str, first: date, last: date) -> None:
+    assert day_range(said, NOW) == (first, last)
+
+
+def test_a_period_found_in_a_question_and_not_in_a_date() -> None:
+    from homeagent.actions.base import period
+    from homeagent.actions.dates import PERIOD_RE
+
+    found = [m.group(0) if (m := PERIOD_RE.search(t)) else None for t in (
+        "这礼拜吃吃喝喝花了多少", "Pull up my mood log for February", "下个月5号有什么安排", "本周五开会吗",
+        "What may I do?", "what did I spend in May")]
+    assert found == ["这礼拜", "for February", None, None, None, "in May"]
+    assert period("since February", None, NOW) == (date(2026, 2, 1), None)  # from then on

@@ -279,3 +279,20 @@ def test_english_command_words_are_not_the_name_and_a_reading_is_its_number(fill
                                                                            action: str, expected: dict) -> None:
     args = filler.fill(action, text)
     assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "days"), [
+    ("这礼拜在外面吃饭花了多少", "list_transactions", ("2026-03-02", "2026-03-08")),
+    ("看看这周的日程", "list_events", ("2026-03-02", "2026-03-08")),
+    ("Show my mood entries for January", "list_moods", ("2026-01-01", "2026-01-31")),
+    ("What did I eat over the past week?", "list_diets", ("2026-02-26", "2026-03-04")),
+    ("What's on the calendar for the rest of the month?", "list_events", ("2026-03-04", "2026-03-31")),
+    ("我今天有什么安排", "list_events", ("2026-03-04", "2026-03-04")),
+])
+def test_a_question_s_period_is_read_as_its_days(filler: IntentLayer, text: str, action: str, days: tuple) -> None:
+    from homeagent.actions.base import period
+
+    args = filler.fill(action, text)
+    first, last = period(args.get("from"), args.get("to"), INTENT_NOW)
+    assert (str(first), str(last)) == days, args
+    assert "weekend" not in str(args.get("query", "")) and args.get("query") != "rest"
