@@ -24,6 +24,7 @@ import anyio
 from anyio.abc import TaskStatus
 
 from homeagent.actions import ActionSettings, HouseholdMode, register_actions
+from homeagent.actions.dates import preload as preload_dates
 from homeagent.agent.conversation import Conversation, StoredMessage
 from homeagent.agent.core import Agent
 from homeagent.agent.personality import Personality
@@ -137,6 +138,8 @@ class App:
     async def _open(self) -> None:
         cfg = self.config
         data_dir = Path(cfg.data_dir)
+        if cfg.actions.intent:  # its warm-up parses dates: the library loads while the engine does
+            preload_dates()
         self.personality = await anyio.to_thread.run_sync(self._prepare_files, data_dir)
 
         self.db = await self._stack.enter_async_context(
