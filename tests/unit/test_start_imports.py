@@ -150,3 +150,52 @@ def test_watchdog_is_imported_only_by_a_daemon_that_watches_the_knowledge_folder
     )
     assert _fresh(code, str(off), str(on)) == [
         "False", "False", "ready", "True", "homeagent.knowledge.watch", "True"]
+
+
+@pytest.mark.llama
+def test_the_engine_begins_to_load_before_the_daemon_imports_its_http_client(tmp_path: Path):
+    """`homeagent serve` preloads right after it binds its port: nothing on that path
+    imports aiohttp or the provider factory (a quarter of a second before the load)."""
+    code = (
+        "import sys, homeagent.cli\n"
+        "from homeagent.config import load_config\n"
+        "from homeagent.llm.specs import preload_local\n"
+        "homeagent.cli.configure_logging('warning', 'json')\n"
+        "engines = preload_local(load_config(sys.argv[1], env={}))\n"
+        "print('aiohttp' in sys.modules, 'homeagent.llm.factory' in sys.modules, sorted(engines))\n"
+        "engines['llama_cpp'].preloaded()\n"
+        "print(engines['llama_cpp'].status().state)\n"
+    )
+    path = write_config(tmp_path, llm={"provider": "llama_cpp", "n_ctx": 512})
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True,
+                         timeout=120, check=False)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.split() == ["False", "False", "['llama_cpp']", "ready"]
+
+
+_DATES = (
+    "from datetime import datetime, timezone\n"
+    "from homeagent.actions import dates\n"
+    "now = datetime(2026, 12, 3, 9, 30, tzinfo=timezone.utc)\n"
+    "def read(text):\n"
+    "    try:\n"
+    "        return dates.parse_when(text, now).value.isoformat()\n"
+    "    except dates.DateError:\n"
+    "        return 'unreadable'\n"
+)
+
+
+def test_dates_read_the_same_after_dateparser_was_preloaded_in_its_thread():
+    phrases = ["March 3rd", "a week ago", "3 weeks from now on March 3rd", "the day after tomorrow at noon",
+               "5 days ago", "上个月的", "Friday 6pm EST", "明天下午3点"]
+    code = _DATES + "import threading, sys\n{}print([read(p) for p in sys.argv[1:]])\n"
+    preload = ("dates.preload()\n"
+               "print([t.name for t in threading.enumerate() if t.name == 'dateparser-preload'])\n"
+               "dates._preloading.join()\n"
+               "print('dateparser' in sys.modules)\n")
+    runs = [subprocess.run([sys.executable, "-c", code.format(first), *phrases], capture_output=True,
+                           text=True, timeout=120, check=False) for first in ("", preload)]
+    assert all(run.returncode == 0 for run in runs), runs[1].stderr[-3000:]
+    plain, preloaded = runs[0].stdout.splitlines(), runs[1].stdout.splitlines()
+    assert preloaded[:2] == ["['dateparser-preload']", "True"]
+    assert preloaded[2] == plain[0] and plain[0].count("unreadable") < len(phrases) / 2, plain
