@@ -111,7 +111,7 @@ class App:
         preloaded: Mapping[str, Provider] | None = None,
     ):
         self.config = config
-        self._preloaded = preloaded  # engines `homeagent serve` began loading (factory.preload_local)
+        self._preloaded = preloaded  # engines `homeagent serve` began loading (llm.specs.preload_local)
         # False: `run()` opens HTTP first and primes the engine behind it (`homeagent serve`).
         self._prime_on_open = prime_on_open
         self.engine_ready = anyio.Event()  # set once the turn path is warm (`warm()`)
