@@ -385,8 +385,9 @@ _preloading: threading.Thread | None = None
 def preload() -> None:
     """Begin loading dateparser now, in a thread of its own: its import, and what its
     first parse loads (the English and Chinese data, the timezone patterns): a fifth of
-    a second of Python. `App` starts it before it waits for the engine's model to load,
-    which leaves the interpreter idle; a parse meanwhile waits for it (`_DATEPARSER`),
+    a second of Python. `App` starts it as it opens, so that it fills what would be idle
+    time of the interpreter (a wait for the engine's model, for the database) instead of
+    following the intent model's load; a parse meanwhile waits for it (`_DATEPARSER`),
     and the intent layer's warm-up, still done before the daemon says ready, finds it
     done."""
     global _preloading
