@@ -24,6 +24,7 @@ import anyio
 from anyio.abc import TaskStatus
 
 from homeagent.actions import ActionSettings, HouseholdMode, register_actions
+from homeagent.actions.dates import preload as preload_dates
 from homeagent.agent.conversation import Conversation, StoredMessage
 from homeagent.agent.core import Agent
 from homeagent.agent.personality import Personality
@@ -52,8 +53,7 @@ from homeagent.io.openai import OpenAIChannel
 from homeagent.io.push import PushChannel
 from homeagent.io.runs import RunsChannel
 from homeagent.io.speech import SpeechChannel
-from homeagent.io.wyoming import WyomingChannel
-from homeagent.knowledge import KnowledgeBase, KnowledgeWatcher, knowledge_tools
+from homeagent.knowledge import KnowledgeBase, knowledge_tools
 from homeagent.llm.base import Provider
 from homeagent.llm.factory import build_provider, credential_store, native
 from homeagent.llm.usage import UsageMeter
@@ -81,6 +81,7 @@ INTENT_MODEL_FILE = "intent-model.npz"  # the intent layer's trained model, in t
 
 if TYPE_CHECKING:
     from homeagent.api.early import EarlyListener
+    from homeagent.io.wyoming import WyomingChannel
     from homeagent.memory.dense import Embedder
 
 log = get_logger("homeagent.app")
@@ -110,7 +111,7 @@ class App:
         preloaded: Mapping[str, Provider] | None = None,
     ):
         self.config = config
-        self._preloaded = preloaded  # engines `homeagent serve` began loading (factory.preload_local)
+        self._preloaded = preloaded  # engines `homeagent serve` began loading (llm.specs.preload_local)
         # False: `run()` opens HTTP first and primes the engine behind it (`homeagent serve`).
         self._prime_on_open = prime_on_open
         self.engine_ready = anyio.Event()  # set once the turn path is warm (`warm()`)
@@ -137,6 +138,8 @@ class App:
     async def _open(self) -> None:
         cfg = self.config
         data_dir = Path(cfg.data_dir)
+        if cfg.actions.intent:  # its warm-up parses dates: the library loads while the engine does
+            preload_dates()
         self.personality = await anyio.to_thread.run_sync(self._prepare_files, data_dir)
 
         self.db = await self._stack.enter_async_context(
@@ -412,8 +415,9 @@ class App:
             except Exception as err:  # noqa: BLE001 - the next backup is tried on schedule
                 log.warning("store.backup.failed", error=str(err))
     def _open_voice(self, data_dir: Path) -> None:
-        """Speech (built without the extra too: it then says what is missing) and the
-        Wyoming channel, served by `run` when `io.wyoming.enabled`."""
+        """Speech (built without the extra too: it then says what is missing) and, when
+        `io.wyoming.enabled`, the Wyoming channel `run` serves (its protocol library is
+        imported only then)."""
         vcfg = self.config.voice
         self.voice = VoiceService(
             VoiceSettings(
@@ -425,21 +429,26 @@ class App:
             ),
             data_dir / "models",
         )
-        self.wyoming = WyomingChannel(
-            self.inbox, self.devices, self.config.io.wyoming, self.voice,
-            max_audio_seconds=vcfg.max_audio_seconds,
-        )
+        self.wyoming: WyomingChannel | None = None
+        if self.config.io.wyoming.enabled:
+            from homeagent.io.wyoming import WyomingChannel
 
-    async def _serve_wyoming(self, *, task_status: TaskStatus[int] = anyio.TASK_STATUS_IGNORED) -> None:
+            self.wyoming = WyomingChannel(
+                self.inbox, self.devices, self.config.io.wyoming, self.voice,
+                max_audio_seconds=vcfg.max_audio_seconds,
+            )
+
+    async def _serve_wyoming(self, channel: WyomingChannel, *,
+                             task_status: TaskStatus[int] = anyio.TASK_STATUS_IGNORED) -> None:
         """The Wyoming server, its channel registered while it serves; a failure to
         listen is logged and leaves the rest of the daemon running."""
-        unregister = self.devices.register_channel(self.wyoming)
+        unregister = self.devices.register_channel(channel)
         try:
-            await self.wyoming.serve(task_status=task_status)
+            await channel.serve(task_status=task_status)
         except OSError as err:
             wy = self.config.io.wyoming
             log.error("wyoming.listen.failed", host=wy.host, port=wy.port, error=str(err))
-            if not self.wyoming.port:  # it never listened: let the daemon go on starting
+            if not channel.port:  # it never listened: let the daemon go on starting
                 task_status.started(0)
         finally:
             unregister()
@@ -649,8 +658,8 @@ class App:
                 # The server registers its channels while it serves and reports its port.
                 self.health.port = await tg.start(
                     functools.partial(serve_http, early=early), self.api_dependencies(), host, port)
-            if self.config.io.wyoming.enabled:
-                await tg.start(self._serve_wyoming)
+            if self.wyoming is not None:
+                await tg.start(self._serve_wyoming, self.wyoming)
             if self.config.voice.preload and self.voice.missing() is None:
                 tg.start_soon(self._preload_voice)
             self.health.serving = True
@@ -667,7 +676,9 @@ class App:
             if self.memory.documents.dense is not None:
                 # memory.dense: documents are embedded in the background, never on a turn's path.
                 tg.start_soon(sup.keep, "memory_dense", self.memory.documents.dense_worker)
-            if self.config.knowledge.watch:
+            if self.config.knowledge.watch:  # watchdog is imported only then
+                from homeagent.knowledge.watch import KnowledgeWatcher
+
                 watcher = KnowledgeWatcher(self.knowledge, debounce=self.config.knowledge.watch_debounce)
                 await tg.start(sup.keep_started, "knowledge_watcher", watcher.run)
             if self.plugins.plugins:

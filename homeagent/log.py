@@ -11,9 +11,28 @@ import logging
 import re
 import sys
 from collections.abc import Mapping, MutableMapping
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-import structlog
+
+def _import_structlog() -> Any:
+    """structlog, imported without rich: it imports rich (some 60 ms of a start) for its
+    console renderer's tracebacks, which ours never uses: a traceback reaches the
+    renderer as text already (`format_exc_info`, then `redact_secrets`)."""
+    hide = "rich" not in sys.modules
+    if hide:
+        sys.modules["rich"] = None  # type: ignore[assignment]  # seen by `import rich` as missing
+    try:
+        import structlog
+    finally:
+        if hide:
+            del sys.modules["rich"]
+    return structlog
+
+
+if TYPE_CHECKING:
+    import structlog
+else:
+    structlog = _import_structlog()
 
 REDACTED = "[REDACTED]"
 
@@ -110,3 +129,12 @@ def configure_logging(
 
 def get_logger(name: str = "homeagent") -> Any:
     return structlog.get_logger(name)
+
+
+def bind_keys(**keys: Any) -> None:
+    """Keys every record carries in this context from now on (a turn's `turn_id`)."""
+    structlog.contextvars.bind_contextvars(**keys)
+
+
+def unbind_keys(*names: str) -> None:
+    structlog.contextvars.unbind_contextvars(*names)

@@ -27,7 +27,6 @@ from typing import Any
 
 import anyio
 import anyio.abc
-import structlog
 from anyio.streams.memory import MemoryObjectReceiveStream
 
 from homeagent.agent.conversation import Conversation
@@ -61,7 +60,7 @@ from homeagent.llm.base import (
     ToolDef,
     Usage,
 )
-from homeagent.log import get_logger
+from homeagent.log import bind_keys, get_logger, unbind_keys
 from homeagent.memory.indexer import HEADER as GRAPH_HEADER
 from homeagent.tools.audit import AuditLog
 from homeagent.tools.permissions import (
@@ -250,9 +249,7 @@ class Agent:
         started = time.monotonic()
         self.stats.turns_started += 1
         self.stats.current_turn = interrupt.turn_id
-        structlog.contextvars.bind_contextvars(
-            turn_id=interrupt.turn_id, channel=interrupt.channel
-        )
+        bind_keys(turn_id=interrupt.turn_id, channel=interrupt.channel)
         if self.runs is not None:
             self.runs.begin(
                 interrupt.turn_id, channel=interrupt.channel, device_id=interrupt.device_id,
@@ -304,7 +301,7 @@ class Agent:
             provider=self.provider.name,
             model=self.provider.model,
         )
-        structlog.contextvars.unbind_contextvars("turn_id", "channel")
+        unbind_keys("turn_id", "channel")
 
     async def _emit(self, interrupt: Interrupt, event: AgentEvent) -> bool:
         """Record the event on the turn's run, then deliver it to the asker."""

@@ -94,7 +94,7 @@ async def _serve_locked(config: Config, overrides: dict[str, dict[str, Any]]) ->
     def load() -> tuple[type[AppType], dict[str, Any]]:
         # The local engine first: it loads its model and saved session in a thread of its
         # own while the rest of the daemon is imported here.
-        from homeagent.llm.factory import preload_local
+        from homeagent.llm.specs import preload_local
 
         engines = preload_local(config)
         return importlib.import_module("homeagent.app").App, engines

@@ -7,6 +7,8 @@ turn out not to: an Ollama model) is wrapped in the tool dialect (`homeagent.llm
 so every provider takes native tool requests. A chain of one local engine (llama_cpp, echo) is
 returned as that engine; anything else is wrapped in the `Router`, which adds failover,
 cooldowns, PII scrubbing for cloud providers, metering and the daily cloud budget.
+What a chain name stands for and the local engine come from `homeagent.llm.specs`
+(light, for the preload of `homeagent serve`; re-exported here).
 """
 
 from __future__ import annotations
@@ -14,22 +16,13 @@ from __future__ import annotations
 import ipaddress
 import os
 from collections.abc import AsyncGenerator, Mapping
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from homeagent.clock import Clock
-from homeagent.config import (
-    DEEPSEEK_BASE_URL,
-    DEEPSEEK_MODEL,
-    OLLAMA_BASE_URL,
-    PROVIDER_TYPE_ALIASES,
-    Config,
-    LLMConfig,
-    ProviderConfig,
-)
-from homeagent.errors import ConfigError, HomeAgentError, ModelError
+from homeagent.config import DEEPSEEK_BASE_URL, Config, ProviderConfig
+from homeagent.errors import HomeAgentError, ModelError
 from homeagent.llm.base import (
     ChatRequest,
     Provider,
@@ -44,49 +37,12 @@ from homeagent.llm.dialect.select import ActionSelector
 from homeagent.llm.echo import EchoProvider
 from homeagent.llm.failures import Backoff
 from homeagent.llm.http import HttpOptions
-from homeagent.llm.models import BUNDLED_MODEL_ID, resolve_model_path
 from homeagent.llm.privacy import Scrubber
 from homeagent.llm.router import Route, Router
+from homeagent.llm.specs import local_engine, local_model, preload_local, provider_spec
 from homeagent.llm.usage import UsageMeter
 
 LOCAL_TYPES = ("llama_cpp", "echo")
-
-
-def provider_spec(llm: LLMConfig, name: str) -> ProviderConfig:
-    """The entry a chain name stands for, with the defaults of its type filled in."""
-    if name in llm.providers:
-        spec = llm.providers[name]
-    else:
-        kind = PROVIDER_TYPE_ALIASES.get(name, name)
-        spec = ProviderConfig(type=kind, base_url=llm.base_url, api_key=llm.api_key)
-        if kind != "llama_cpp" and llm.model != LLMConfig().model:
-            spec = replace(spec, model=llm.model)
-    if spec.type == "openai_compatible":
-        base = spec.base_url or DEEPSEEK_BASE_URL
-        deepseek = base.rstrip("/") == DEEPSEEK_BASE_URL
-        spec = replace(
-            spec,
-            base_url=base,
-            model=spec.model or DEEPSEEK_MODEL,
-            # Seed 003: DeepSeek runs with thinking off unless the entry says otherwise.
-            thinking="off" if deepseek and name not in llm.providers else spec.thinking,
-        )
-    elif spec.type == "ollama":
-        if not spec.model:
-            raise ConfigError("llm.model: an ollama provider needs a model name (e.g. qwen2.5:7b)")
-        spec = replace(spec, base_url=spec.base_url or OLLAMA_BASE_URL)
-    elif spec.type == "llama_cpp":
-        spec = replace(
-            spec,
-            model=spec.model or llm.model,
-            model_path=spec.model_path or llm.model_path,
-            n_ctx=spec.n_ctx or llm.n_ctx,
-            n_threads=spec.n_threads or llm.n_threads,
-            n_batch=spec.n_batch or llm.n_batch,
-        )
-    elif spec.type == "echo":
-        spec = replace(spec, model=spec.model or (llm.model if llm.model != LLMConfig().model else "echo"))
-    return spec
 
 
 def is_cloud(spec: ProviderConfig) -> bool:
@@ -121,45 +77,13 @@ class UnavailableProvider(ProviderBase):
         raise self._error
 
 
-def local_model(config: Config, spec: ProviderConfig) -> tuple[str, Path]:
-    if spec.model_path:
-        return spec.model, resolve_model_path(str(spec.model_path))
-    from homeagent.llm.catalog import load_catalog
-    from homeagent.llm.manager import ModelManager
-
-    try:
-        catalog = load_catalog(config.llm.model_catalog or None)
-        chosen = ModelManager(Path(config.data_dir) / "models", catalog).active_chat_path()
-    except HomeAgentError:
-        chosen = None
-    if chosen is not None:
-        return chosen[0], chosen[1]
-    return spec.model or BUNDLED_MODEL_ID, resolve_model_path("")
-
-
 def build_one(
     config: Config, name: str, spec: ProviderConfig, credentials: CredentialStore
 ) -> Provider:
-    llm = config.llm
     if spec.type == "echo":
         return EchoProvider(model=spec.model)
     if spec.type == "llama_cpp":
-        from homeagent.llm.llama_cpp import LlamaCppProvider
-
-        model, path = local_model(config, spec)
-        return LlamaCppProvider(
-            model_path=path,
-            model=model,
-            n_ctx=spec.n_ctx,
-            n_threads=spec.n_threads,
-            n_batch=spec.n_batch,
-            temperature=llm.temperature,
-            top_p=llm.top_p,
-            repeat_penalty=llm.repeat_penalty,
-            max_tokens=llm.max_tokens,
-            seed=llm.seed,
-            state_dir=Path(config.data_dir) / "llama_state" if llm.prefix_cache else None,
-        )
+        return local_engine(config, spec)
     secret = credentials.resolve(api_key=spec.api_key, credential=spec.credential)
     if spec.credential:
         hint = credentials.where(spec.credential)
@@ -266,27 +190,5 @@ def build_provider(
     )
 
 
-def preload_local(config: Config) -> dict[str, Provider]:
-    """The chain's llama.cpp engines, built now and loading in threads of their own (the
-    model and the session state the last stop saved: `LlamaCppProvider.preload`), for
-    `build_provider(preloaded=...)`. `homeagent serve` calls this before it imports the
-    rest of the daemon. An engine that cannot be built is left out: `build_provider`
-    meets the same error and handles it as it always does."""
-    from homeagent.llm.llama_cpp import LlamaCppProvider
-
-    engines: dict[str, Provider] = {}
-    for name in config.llm.chain_names():
-        spec = provider_spec(config.llm, name)
-        if spec.type != "llama_cpp":
-            continue
-        try:
-            engine = build_one(config, name, spec, credential_store(config))
-        except HomeAgentError:
-            continue
-        if isinstance(engine, LlamaCppProvider):
-            engine.preload()
-            engines[name] = engine
-    return engines
-
-
-__all__ = ["build_provider", "build_one", "credential_store", "dialect_settings", "is_cloud", "native", "preload_local", "provider_spec"]
+__all__ = ["build_provider", "build_one", "credential_store", "dialect_settings", "is_cloud", "local_engine", "local_model",
+           "native", "preload_local", "provider_spec"]

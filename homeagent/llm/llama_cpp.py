@@ -126,6 +126,11 @@ class LlamaCppProvider(ProviderBase):
         without the GIL). `start()` then waits for this load instead of doing its own, and
         `prime()` only checks the restored tokens against the stable prefix."""
         if self._preloading is None and self._llm is None:
+            # Imported here, not in the thread: its Python (a tenth of a second) is then
+            # done before the daemon's imports begin instead of sharing the interpreter
+            # with them, and the load, which does not need it, begins that much sooner.
+            import llama_cpp  # noqa: F401
+
             self._preloading = threading.Thread(target=self._preload_sync, name="llama-preload", daemon=True)
             self._preloading.start()
 

@@ -29,14 +29,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-import aiohttp
 import anyio
 
 from homeagent.errors import ModelError
 from homeagent.llm.catalog import HF, ModelInfo, find
 from homeagent.log import get_logger
+
+if TYPE_CHECKING:
+    import aiohttp
 
 log = get_logger("homeagent.llm.manager")
 
@@ -132,7 +134,7 @@ class ModelManager:
         self.catalog = catalog
         self._mirror = mirror.rstrip("/")
         self._progress = progress
-        self._timeout = aiohttp.ClientTimeout(total=None, sock_connect=connect_timeout, sock_read=read_timeout)
+        self._timeouts = (connect_timeout, read_timeout)
 
     # -- manifest -----------------------------------------------------------------------
 
@@ -210,7 +212,11 @@ class ModelManager:
         self.dir.mkdir(parents=True, exist_ok=True)
         part = dest.with_name(dest.name + ".part")
         url = self.url_of(info)
-        async with aiohttp.ClientSession(timeout=self._timeout, trust_env=True) as session:
+        import aiohttp  # here: `homeagent serve` asks for the active model before its HTTP client is imported
+
+        connect, read = self._timeouts
+        timeout = aiohttp.ClientTimeout(total=None, sock_connect=connect, sock_read=read)
+        async with aiohttp.ClientSession(timeout=timeout, trust_env=True) as session:
             sha, total = await self._download(session, info, url, part)
         await anyio.to_thread.run_sync(self._finish, info, part, dest, sha, total)
         log.info("llm.model.pulled", model=info.id, path=str(dest), size=total)
@@ -219,6 +225,8 @@ class ModelManager:
     async def _download(
         self, session: aiohttp.ClientSession, info: ModelInfo, url: str, part: Path
     ) -> tuple[str, int]:
+        import aiohttp
+
         offset = _size(part)
         headers = {"Range": f"bytes={offset}-"} if offset else {}
         try:
@@ -267,6 +275,8 @@ class ModelManager:
     async def _stream_to(
         self, resp: aiohttp.ClientResponse, part: Path, offset: int, total: int, label: str
     ) -> None:
+        import aiohttp
+
         done = offset
         progress = self._progress
         async with await anyio.open_file(part, "ab" if offset else "wb") as fh:

@@ -21,17 +21,19 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
 from homeagent.clock import Clock
 from homeagent.llm.base import Provider
 from homeagent.log import get_logger
-from homeagent.memory.distiller import Distiller, LogReader
 from homeagent.memory.graph import FactInput, GraphDB
 from homeagent.memory.graph_merge import MergeRecord, merge_synonyms, undo_merge
 from homeagent.memory.indexer import GraphIndexer, candidate_keys
+
+if TYPE_CHECKING:
+    from homeagent.memory.distiller import LogReader
 
 log = get_logger("homeagent.memory.heartbeat")
 
@@ -121,6 +123,10 @@ async def run_heartbeat(
     async def distill() -> None:
         if textlog is None:
             return
+        # Imported here: its rules are a twentieth of a second of a daemon's start, and
+        # the first heartbeat comes half an hour later.
+        from homeagent.memory.distiller import Distiller
+
         distiller = Distiller(
             graph, textlog, provider=provider, speaker=settings.speaker,
             batch_records=settings.distill_batch, max_records=settings.distill_max_records,

@@ -42,7 +42,7 @@ async def read_until(client: AsyncTcpClient, *types: str) -> list[Event]:
 
 async def test_wyoming_is_off_by_default(make_config):
     async with running_app(make_config(), provider=ScriptedProvider(), http=True) as app:
-        assert app.wyoming.port == 0
+        assert app.wyoming is None
         assert app.devices.channel("wyoming") is None
 
 
