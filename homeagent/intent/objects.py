@@ -218,7 +218,7 @@ _TO_LEAD_ZH = re.compile(r"^(?:给|带|帮|替)(?=\S{2})")
 _THING_LEAD_ZH = re.compile(r"^(?:那台|那个|这个|那件|这台|旧的|坏掉的|坏了的|用坏的)(?=\S{2})")
 _USED_TAIL_ZH = re.compile(r"(?<=\S{2})\s*(?:吃完|用完|喝完|扔了|扔掉|卖了|卖掉|送人|坏了|没了)了?(?:吧|啦)?$")
 _SEARCH_LEAD_ZH = re.compile(r"^(?:上网|联网|在网上|网上)\s*(?:搜索?|查查?|找找?)?\s*(?:一下)?\s*(?=\S{2})")
-_PERSON_TAIL_ZH = re.compile(r"(?<=\S{2})(?:存一下|存下|存|记一下|记下)$")
+_SAVED_TAIL_ZH = re.compile(r"(?<=\S{2})(?:存一下|存下|存|记一下|记下)$")
 
 
 def zh_edges(value: str, key: str, action: str, props: Mapping[str, Any]) -> str:
@@ -247,7 +247,7 @@ def zh_edges(value: str, key: str, action: str, props: Mapping[str, Any]) -> str
     if key == "query":
         out = _SEARCH_LEAD_ZH.sub("", out)
     if key == "person":
-        out = _PERSON_TAIL_ZH.sub("", out)
+        out = _SAVED_TAIL_ZH.sub("", out)
     return out.strip(" ，,。") or value
 
 

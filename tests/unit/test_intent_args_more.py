@@ -296,3 +296,8 @@ def test_a_question_s_period_is_read_as_its_days(filler: IntentLayer, text: str,
     first, last = period(args.get("from"), args.get("to"), INTENT_NOW)
     assert (str(first), str(last)) == days, args
     assert "weekend" not in str(args.get("query", "")) and args.get("query") != "rest"
+
+
+@pytest.mark.parametrize(("text", "person"), [("小刘总算把上个月借的200块还了", "小刘"), ("老王终于把500还给我了", "老王")])
+def test_a_repayer_s_name_ends_before_the_ba(filler: IntentLayer, text: str, person: str) -> None:
+    assert filler.fill("record_money_lend", text).get("person") == person
