@@ -41,6 +41,7 @@ from homeagent.intent.classifier import IntentModel, Prediction
 from homeagent.intent.cues import destination
 from homeagent.intent.filters import read_filters
 from homeagent.intent.fuzzy import HEAD_COLON, fix_typos, strip_fillers, strip_hedges
+from homeagent.intent.objects import CREATES
 from homeagent.intent.shift import Shift, apply_shift, bare, find_shift, name_of
 from homeagent.intent.slots import (
     find_day,
@@ -64,6 +65,7 @@ from homeagent.intent.training import (
     Template,
     generate,
     phrasings,
+    phrasings_digest,
 )
 from homeagent.log import get_logger
 from homeagent.store import Database
@@ -130,14 +132,13 @@ _MODELS: dict[str, IntentModel] = {}
 _BARE_PRONOUN_RE = re.compile(r"它|这个|那个|这条|那条|it|that|this|that one|this one", re.I)
 _LOOKUP_NOUN_RE = re.compile(r"(?:\s+(?:task|note|event|habit|appointment|countdown|goal)|那个任务|这个任务|任务|那条笔记|笔记"
                              r"|这个习惯|习惯|的目标|目标|倒计时|那个待办|这个待办|待办|这件事|那件事|已经|先)$", re.I)
-# A record looked up by its words, without what only places it: "明天的瑜伽课", "关于旧密码".
-_CREATES = ("create_", "add_", "record_", "write_")  # actions that make a record
 # A note said as one: "备注要43码", "备注一下：每次十分钟", "Note: bring the report card".
 _NOTE_RE = re.compile(r"[，,；;]?\s*(?:(?:备注|注明|附注)(?:一下|是|为|下)?\s*[:：]?|\b(?:notes?|memo)\s*[:：-])\s*"
                       r"(?P<n>[^，,。；;.!?！？]{1,60})", re.I)
 # A record by its number: "3号任务", "第6项", "4号笔记" (a day would be "3号的任务").
 _NUMBERED_RE = re.compile(r"第\s*(\d{1,4})\s*(?:项|条|个|件|号)|(\d{1,4})\s*号\s*(?=任务|待办|日程|活动|习惯|笔记|便签|留言|倒计时|目标|物品"
                           r"|东西|记录|事项)")
+# A record looked up by its words, without what only places it: "明天的瑜伽课", "关于旧密码".
 _LOOKUP_LEAD_RE = re.compile(r"^(?:关于|有关|(?:今天|明天|后天|昨天|这周|本周|下周|(?:这|下)?(?:周|星期)[一二三四五六日天])的)")
 _ENTITY_NOUNS = (
     ("task", re.compile(r"任务|待办|\btasks?\b|\bto-?dos?\b", re.I)),
@@ -313,17 +314,15 @@ class IntentLayer:
         extra = [e for e in extra if e.action in self._actions or e.action == NONE_LABEL]
         # A trained model is read-only: one built from the same registry and examples is
         # shared (several Apps in one process, the CLI, tests) instead of trained again.
-        said = phrasings()
         key = json.dumps([[d.name, list(d.examples)] for d in defs] + [[e.text, e.action] for e in extra]
-                         + [[e.text, e.action] for e in said] + [limit_per_action, self.settings.cost],
-                         ensure_ascii=False)
+                         + [phrasings_digest(), limit_per_action, self.settings.cost], ensure_ascii=False)
         key = _fingerprint(key)
         cached = None if fresh else _MODELS.get(key)
         source = "memory"
         if cached is None and not fresh and self.cache is not None:
             cached, source = IntentModel.load(self.cache, key), "file"
         if cached is None:
-            examples = generate(self.templates, extra=extra, said=said, limit_per_action=limit_per_action)
+            examples = generate(self.templates, extra=extra, said=phrasings(), limit_per_action=limit_per_action)
             cached, source = IntentModel(), "trained"
             cached.train(examples, cost=self.settings.cost)
             if self.cache is not None:
@@ -457,7 +456,7 @@ class IntentLayer:
                 route.reason = "correction"
                 # What the corrected turn made by mistake goes, where it can.
                 route.calls += [r for n, a, d in ctx.done if n != route.label and n.startswith(
-                    _CREATES) and (r := self._reverse(n, a, d)) is not None]
+                    CREATES) and (r := self._reverse(n, a, d)) is not None]
             return route
         prediction = self.predict(text)
         # A pending missing-slot question: this message is its answer, unless it clearly
@@ -636,7 +635,7 @@ class IntentLayer:
             return None
         entity = _entity(name)
         reverse: dict[str, Any] = {"id": record}
-        if name.startswith(_CREATES):
+        if name.startswith(CREATES):
             target = next((n for n in self._actions if n.startswith("delete_") and _entity(n) == entity), None)
         elif name.startswith("complete_"):
             target = next((n for n in self._actions if n.startswith("update_") and _entity(n) == entity), None)
@@ -666,7 +665,7 @@ class IntentLayer:
         """"不是这个，是周报那个" right after an action on one record: the same action on the
         record those words name, and the wrong one put back where that can be done."""
         m = _RETARGET_RE.match(text)
-        touched = [(n, a, d) for n, a, d in ctx.done if not n.startswith(_CREATES)]
+        touched = [(n, a, d) for n, a, d in ctx.done if not n.startswith(CREATES)]
         if m is None or len(touched) != 1:
             return None
         words = (m.group("zh") or m.group("en") or "").strip()
@@ -745,7 +744,7 @@ class IntentLayer:
         # that says it too still matches the whole utterance when the rest matches none).
         whole, text = text, strip_command_clauses(text)
         # The record's number is taken first: else "5号任务" is a date and "第6项" a price.
-        numbered = _NUMBERED_RE.search(text) if "id" in props and not action.startswith(_CREATES) else None
+        numbered = _NUMBERED_RE.search(text) if "id" in props and not action.startswith(CREATES) else None
         if numbered is not None:
             text = re.sub(r"\s{2,}", " ", text[:numbered.start()] + " " + text[numbered.end():]).strip()
         note_key = next((k for k in ("note", "notes") if k in props), None)
@@ -788,7 +787,7 @@ class IntentLayer:
             for key in required:  # a repeating event needs no start of its own: its first occurrence
                 if key not in args and is_when(props.get(key, {})):
                     args[key] = first.strftime("%Y-%m-%d %H:%M") if rule.at else first.date().isoformat()
-        if not action.startswith(_CREATES):
+        if not action.startswith(CREATES):
             # A record looked up by its words: "the garage task" is "garage".
             for key in ("content", "title", "habit"):
                 if isinstance(args.get(key), str):
@@ -1086,7 +1085,7 @@ class IntentLayer:
         for result in (() if undo else reversed(results) if route.reason == "retarget" else results):
             data = result.display.data if result.display is not None else None
             if result.ok and isinstance(data, Mapping) and isinstance(data.get("id"), int):
-                if result.name.startswith(_CREATES) or result.name != ctx.last_action:
+                if result.name.startswith(CREATES) or result.name != ctx.last_action:
                     ctx.last_data = dict(data)
                 else:
                     ctx.last_data = {**ctx.last_data, **dict(data)}

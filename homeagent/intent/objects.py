@@ -23,6 +23,7 @@ from homeagent.intent.fuzzy import INTERJECTIONS_ZH
 from homeagent.numbers import NUM, parse_number
 
 _HAN = r"\u4e00-\u9fff"
+CREATES = ("create_", "add_", "record_", "write_")  # the actions that make a record
 _NAME_KEYS = ("content", "title", "habit", "item", "dish", "food", "subject", "place", "plant", "pet", "medicine")
 # A piece of a name that is only an aside: when, for how long, that it was forgotten, a deadline's word.
 _ASIDE_ZH = re.compile(
@@ -186,7 +187,7 @@ def name_words(value: str, action: str, props: Mapping[str, Any], has_when: bool
         out = _ADD_LEAD_ZH.sub("", out) or out
     out = _CMD_TAIL_ZH.sub("", out) or out
     out = _CMD_HEAD_ZH.sub("", out) or out
-    if not action.startswith(("create_", "add_", "record_", "write_")):
+    if not action.startswith(CREATES):
         out = _LOOKUP_VERB_ZH.sub("", out) or out
         out = _ENTITY_ZH.sub("", out) or out
     return out.strip(" ，,。") or value
@@ -233,7 +234,7 @@ def zh_edges(value: str, key: str, action: str, props: Mapping[str, Any]) -> str
         out = _LACK_ZH.sub("", out)
     if key == "food":
         out = _FOR_MEAL_ZH.sub("", out)
-    if not action.startswith(("create_", "add_", "record_", "write_")):
+    if not action.startswith(CREATES):
         out = _DONE_TAIL_ZH.sub("", out)
         out = _STOP_LEAD_ZH.sub("", out)
         if key == "item":
@@ -328,7 +329,7 @@ def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
     out = dict(args)
     has_when = any(isinstance(v, str) and "照抄用户的说法" in str(props.get(k, {}).get("description", ""))
                    for k, v in out.items())
-    lookup = not action.startswith(("create_", "add_", "record_", "write_"))
+    lookup = not action.startswith(CREATES)
     dash = _EN_DASH.match(text.strip()) if text.isascii() else None
     for key in _NAME_KEYS:
         value = out.get(key)

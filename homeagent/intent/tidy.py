@@ -21,7 +21,7 @@ from typing import Any
 
 from homeagent.intent.fuzzy import HEAD_COLON
 from homeagent.intent.month_end import MONTH_END_RE, month_end
-from homeagent.intent.objects import refine
+from homeagent.intent.objects import CREATES, refine
 from homeagent.intent.structured import duration_minutes
 from homeagent.numbers import parse_number
 
@@ -99,7 +99,7 @@ def _command_head(head: str) -> bool:
 def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any], now: datetime) -> dict[str, Any]:
     out = dict(args)
     value: Any
-    lookup = not action.startswith(("create_", "add_", "record_", "write_"))
+    lookup = not action.startswith(CREATES)
     quoted = [m.group("q").strip() for m in _QUOTES_RE.finditer(text)]
     keys = [k for k in _NAME_KEYS if isinstance(out.get(k), str) and out[k]]
     if len(quoted) >= 1 and keys:

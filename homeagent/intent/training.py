@@ -19,6 +19,7 @@ full-width ones).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import re
@@ -274,6 +275,13 @@ class LazyTemplates(Mapping[str, list[Template]]):
 
 
 PHRASINGS = Path(__file__).with_name("phrasings.jsonl")
+
+
+@cache
+def phrasings_digest(path: Path = PHRASINGS) -> str:
+    """What the phrasings are, for a saved model's key: a start that loads the model reads
+    the file's bytes, not its 3,000 lines."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 @cache
