@@ -125,13 +125,7 @@ def _period_words(s: str, today: date) -> tuple[date, date] | None:
     """The periods of PERIOD_RE that the short forms below do not already read."""
     s = re.sub(r"^(?:over\s+|in\s+|for\s+|during\s+|since\s+|from\s+)?(?:the\s+)?", "", s)
     monday = today - timedelta(days=today.weekday())
-    if s in ("这礼拜", "本礼拜", "这个礼拜", "这星期", "本星期", "这个星期"):
-        return monday, monday + timedelta(days=6)
-    if s in ("上礼拜", "上个礼拜", "上星期"):
-        return monday - timedelta(days=7), monday - timedelta(days=1)
-    if s in ("下礼拜", "下个礼拜", "下星期"):
-        return monday + timedelta(days=7), monday + timedelta(days=13)
-    if s in ("这两天",):
+    if s == "这两天":
         return today - timedelta(days=1), today
     if s in ("这几天", "最近几天"):
         return today - timedelta(days=2), today
@@ -172,11 +166,11 @@ def day_range(text: str, now: datetime) -> tuple[date, date]:
         return monday + timedelta(days=12), monday + timedelta(days=13)
     if s in ("上周末", "上个周末", "last weekend"):
         return monday - timedelta(days=2), monday - timedelta(days=1)
-    if s in ("本周", "这周", "这个星期", "this week"):
+    if s in ("本周", "这周", "这个星期", "这星期", "本星期", "这礼拜", "本礼拜", "这个礼拜", "this week"):
         return monday, monday + timedelta(days=6)
-    if s in ("上周", "上个星期", "last week"):
+    if s in ("上周", "上个星期", "上星期", "上礼拜", "上个礼拜", "last week"):
         return monday - timedelta(days=7), monday - timedelta(days=1)
-    if s in ("下周", "下个星期", "next week"):
+    if s in ("下周", "下个星期", "下星期", "下礼拜", "下个礼拜", "next week"):
         return monday + timedelta(days=7), monday + timedelta(days=13)
     if s in ("本月", "这个月", "this month"):
         return today.replace(day=1), month_end(today)
