@@ -52,6 +52,7 @@ from homeagent.actions.dates import DateError, parse_when  # noqa: E402
 from homeagent.actions.health import sleep_minutes, water_ml  # noqa: E402
 from homeagent.actions.modes import ALIASES  # noqa: E402
 from homeagent.actions.money import MoneyError, parse_money  # noqa: E402
+from homeagent.actions.repeat import RepeatError, parse_repeat  # noqa: E402
 from homeagent.numbers import find_number, parse_number  # noqa: E402
 
 NOW = datetime(2026, 3, 4, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))  # a Wednesday
@@ -103,6 +104,18 @@ def arg_matches(action: str, key: str, expected: Any, actual: Any) -> bool:
     if isinstance(expected, int | float):
         value = _number(action, key, actual)
         return value is not None and abs(value - float(expected)) < 1e-6
+    if key == "repeat":  # "每月1号" and "每个月1号" are one rule: graded as the action stores it
+        got = _repeat_code(actual)
+        return got is not None and got == _repeat_code(expected)
+    if re.fullmatch(r"\d{2}:\d{2}|\d{2}-\d{2}", str(expected)):
+        # A time of day (a habit's reminder) or a day of the year (a birthday), as stored.
+        try:
+            when = parse_when(str(actual), NOW)
+        except DateError:
+            return False
+        if ":" in str(expected):
+            return when.has_time and when.value.strftime("%H:%M") == expected
+        return when.day.strftime("%m-%d") == expected
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}(T\d{2}:\d{2})?", str(expected)):
         try:
             when = parse_when(str(actual), NOW, prefer=_prefer(action, key))
@@ -119,6 +132,13 @@ def arg_matches(action: str, key: str, expected: Any, actual: Any) -> bool:
     return _norm(actual) == _norm(expected)
 
 
+def _repeat_code(value: Any) -> str | None:
+    try:
+        return parse_repeat(str(value)).code()
+    except RepeatError:
+        return None
+
+
 def _counted(value: str) -> str:
     def digits(m: re.Match[str]) -> str:
         number = parse_number(m.group(0))
@@ -130,8 +150,21 @@ def args_right(item: dict[str, Any], calls: list[tuple[str, dict[str, Any]]]) ->
     return bool(calls) and all(key_right(item, calls, key) for key in item["args"])
 
 
+_LOOKUP_KEYS = ("content", "title", "habit", "item", "person", "dish", "label", "plant", "pet")
+
+
 def key_right(item: dict[str, Any], calls: list[tuple[str, dict[str, Any]]], key: str) -> bool:
     expected, first = item["args"][key], calls[0][1]
+    if isinstance(first.get("id"), int) and item.get("before") and (key == "id" or key in _LOOKUP_KEYS):
+        # A follow-up may name its record by the id the earlier turns showed: right when that
+        # record is the one the expected words name, or the n-th row of the listing shown.
+        named = [r for r in item.get("_seen", []) if r.get("id") == first["id"]]
+        if key == "id":
+            listed = item.get("_listed", [])
+            return first["id"] == expected or (isinstance(expected, int) and 0 < expected <= len(listed)
+                                               and listed[expected - 1].get("id") == first["id"])
+        if any(_norm(expected) in _norm(v) for r in named for v in r.values() if isinstance(v, str) and v):
+            return True
     if key in ("from", "to") and item["action"].startswith("list_"):
         # A read's range is graded as the action reads it (`Call.range`): "明天" alone in
         # `from` covers that day, "this week" Monday to Sunday, "from March 1" is open.
@@ -186,7 +219,7 @@ async def run_in_process(items: list[dict[str, Any]], app: Any) -> list[dict[str
     for item in items:
         channel = f"eval-{item['id']}"
         for before in item.get("before", []):
-            await _turn(ask, app, before, channel)
+            _saw(item, [e.display for e in await _turn(ask, app, before, channel) if e.type == "tool_result"])
         started = time.perf_counter()
         events = await _turn(ask, app, item["text"], channel)
         total_ms = (time.perf_counter() - started) * 1000
@@ -196,6 +229,20 @@ async def run_in_process(items: list[dict[str, Any]], app: Any) -> list[dict[str
                             "".join(getattr(e, "text", "") for e in events if e.type == "text_delta"),
                             [t.name for t in route.tools]))
     return out
+
+
+def _saw(item: dict[str, Any], displays: list[Any]) -> None:
+    """The records the turns before a follow-up showed: those made or changed, and the rows
+    of the last listing, in its order (what "the second one" points at)."""
+    for display in displays:
+        data = display.get("data") if isinstance(display, dict) else None
+        if isinstance(data, dict) and isinstance(data.get("rows"), list):  # a chart's rows
+            data = data["rows"]
+        if isinstance(data, dict) and isinstance(data.get("id"), int):
+            item.setdefault("_seen", []).append(data)
+        elif isinstance(data, list) and data and all(isinstance(r, dict) for r in data):
+            item.setdefault("_seen", []).extend(data)
+            item["_listed"] = data
 
 
 async def _turn(ask: Any, app: Any, text: str, channel: str) -> list[Any]:
@@ -233,7 +280,8 @@ async def run_http(items: list[dict[str, Any]], app: Any) -> list[dict[str, Any]
         for item in items:
             channel = f"eval-{item['id']}"
             for before in item.get("before", []):
-                await _post(session, base, before, channel)
+                frames = await _post(session, base, before, channel)
+                _saw(item, [f.get("display") for t, f in frames if t == "tool_result"])
             started = time.perf_counter()
             frames = await _post(session, base, item["text"], channel)
             total_ms = (time.perf_counter() - started) * 1000

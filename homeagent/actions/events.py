@@ -244,7 +244,8 @@ async def create_habit(c: Call) -> ToolOutput:
     existing = await rows(c.db, "SELECT id FROM habits WHERE name = ? AND status != 'archived'", (name,))
     if existing:
         return c.done(f"习惯「{name}」已经存在（#{existing[0]['id']}）。",
-                      f"The habit {name!r} already exists (#{existing[0]['id']}).")
+                      f"The habit {name!r} already exists (#{existing[0]['id']}).",
+                      {"id": existing[0]["id"], "name": name, "existing": True})
     row = {"name": name, "frequency": c.text("frequency", "daily"), "target": int(c.args.get("target") or 1),
            "note": c.text("note", ""), "remind_at": _remind_at(c), **c.stamp()}
     row_id = await insert(c.db, "habits", row)

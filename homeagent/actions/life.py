@@ -47,7 +47,9 @@ async def add_shopping_item(c: Call) -> ToolOutput:
     name = c.need("item")
     dup = await rows(c.db, "SELECT id FROM shopping_items WHERE name = ? AND status = 'pending'", (name,))
     if dup:
-        return c.done(f"「{name}」已经在购物清单里了（#{dup[0]['id']}）。", f"{name} is already on the list (#{dup[0]['id']}).")
+        # The row that is there is the one a follow-up ("再加一个…", "delete it") then means.
+        return c.done(f"「{name}」已经在购物清单里了（#{dup[0]['id']}）。", f"{name} is already on the list (#{dup[0]['id']}).",
+                      {"id": dup[0]["id"], "name": name, "existing": True})
     row = {"name": name, "quantity": c.text("quantity", ""), "category": c.text("category", ""),
            "note": c.text("note", ""), **c.stamp()}
     row_id = await insert(c.db, "shopping_items", row)

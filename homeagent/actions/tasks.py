@@ -115,7 +115,7 @@ async def complete_task(c: Call) -> ToolOutput:
     row = await find(c, "tasks", "content", noun=NOUN, order="status = 'open' DESC, id DESC")
     if row["status"] == "done":
         return c.done(f"任务 #{row['id']}「{row['content']}」早已完成。",
-                      f"Task #{row['id']} ({row['content']}) was already done.")
+                      f"Task #{row['id']} ({row['content']}) was already done.", dict(row))
     if row.get("repeat"):
         return await _complete_occurrence(c, row)
     await update(c.db, "tasks", row["id"], {

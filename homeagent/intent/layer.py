@@ -37,10 +37,20 @@ from homeagent.actions.dates import DateError, parse_when
 from homeagent.actions.repeat import find_repeat
 from homeagent.chat import ToolCall, ToolDef
 from homeagent.clock import Clock
+from homeagent.intent.asides import clause_note, money_note, take_tags, whose_note
 from homeagent.intent.classifier import IntentModel, Prediction
 from homeagent.intent.cues import destination
 from homeagent.intent.filters import read_filters
 from homeagent.intent.fuzzy import HEAD_COLON, fix_typos, strip_fillers, strip_hedges
+from homeagent.intent.listing import (
+    NEXT_PAGE_RE,
+    Listing,
+    again_args,
+    asked_again,
+    listing_of,
+    ordinal,
+    row_of,
+)
 from homeagent.intent.objects import CREATES
 from homeagent.intent.shift import Shift, apply_shift, bare, find_shift, name_of
 from homeagent.intent.slots import (
@@ -55,7 +65,7 @@ from homeagent.intent.slots import (
     strip_polite,
 )
 from homeagent.intent.structured import measures, pairs, structured
-from homeagent.intent.tidy import tidy
+from homeagent.intent.tidy import quoted_names, tidy
 from homeagent.intent.training import (
     HELP_LABEL,
     NONE_LABEL,
@@ -68,6 +78,7 @@ from homeagent.intent.training import (
     phrasings_digest,
 )
 from homeagent.log import get_logger
+from homeagent.numbers import parse_number
 from homeagent.store import Database
 from homeagent.text import has_han
 from homeagent.tools.registry import Permission, ToolContext, ToolRegistry, ToolResult
@@ -136,8 +147,8 @@ _LOOKUP_NOUN_RE = re.compile(r"(?:\s+(?:task|note|event|habit|appointment|countd
 _NOTE_RE = re.compile(r"[，,；;]?\s*(?:(?:备注|注明|附注)(?:一下|是|为|下)?\s*[:：]?|\b(?:notes?|memo)\s*[:：-])\s*"
                       r"(?P<n>[^，,。；;.!?！？]{1,60})", re.I)
 # A record by its number: "3号任务", "第6项", "4号笔记" (a day would be "3号的任务").
-_NUMBERED_RE = re.compile(r"第\s*(\d{1,4})\s*(?:项|条|个|件|号)|(\d{1,4})\s*号\s*(?=任务|待办|日程|活动|习惯|笔记|便签|留言|倒计时|目标|物品"
-                          r"|东西|记录|事项)")
+_NUMBERED_RE = re.compile(r"第\s*(\d{1,4}|[一二两三四五六七八九十]{1,3})\s*(?:项|条|个|件|号)(?!次|天|周|月|年)|(\d{1,4})\s*号\s*(?=任务|待办|日程|活动|习惯|笔记|便签|留言|倒计时|目标|物品"
+                          r"|东西|记录|事项)|\b(?:number|no\.|item|task|entry)\s*#?\s*(\d{1,4})\b(?!\s*(?:am|pm|:|点|号|st|nd|rd|th))", re.I)
 # A record looked up by its words, without what only places it: "明天的瑜伽课", "关于旧密码".
 _LOOKUP_LEAD_RE = re.compile(r"^(?:关于|有关|(?:今天|明天|后天|昨天|这周|本周|下周|(?:这|下)?(?:周|星期)[一二三四五六日天])的)")
 _ENTITY_NOUNS = (
@@ -265,6 +276,8 @@ class _Context:
     # What the last turn's intent-layer actions did: (action, arguments, result data), for
     # an undo or a retarget right after it; emptied by a turn the model answered.
     done: list[tuple[str, dict[str, Any], dict[str, Any]]] = field(default_factory=list)
+    listed: Listing | None = None  # what the last turn listed, for the next one
+    shown: Listing | None = None  # the listing this turn may point at
 
 
 class IntentLayer:
@@ -410,6 +423,7 @@ class IntentLayer:
     async def route(self, text: str, member: str = "", channel: str = "", tools: Sequence[ToolDef] = ()) -> Route:
         started = time.perf_counter()
         ctx = self._contexts.setdefault((member, channel), _Context())
+        ctx.shown, ctx.listed = ctx.listed, None  # a listing is pointed at by the next turn only
         undone = [(ctx.last_text, name) for name, _, _ in ctx.done[:1]]
         named = await self._shift_named(text, member, channel, ctx)
         if named == "several":  # the words name more than one record: the model asks which
@@ -492,6 +506,9 @@ class IntentLayer:
             return route
         if taught is not None and taught.action in self._actions:
             prediction = Prediction([(taught.action, 1.0), *((n, p) for n, p in prediction.ranked if n != taught.action)])
+        shown = self._from_listing(text, stripped, prediction, ctx, lang) if ctx.shown is not None else None
+        if shown is not None:
+            return shown
         follow = self._follow_up(stripped, prediction, ctx, lang)
         if follow is not None:
             return follow
@@ -747,6 +764,7 @@ class IntentLayer:
         numbered = _NUMBERED_RE.search(text) if "id" in props and not action.startswith(CREATES) else None
         if numbered is not None:
             text = re.sub(r"\s{2,}", " ", text[:numbered.start()] + " " + text[numbered.end():]).strip()
+        text, tags = take_tags(text, props)  # "，标签家里", ", tag it admin": the tags, out of the name
         note_key = next((k for k in ("note", "notes") if k in props), None)
         noted = _NOTE_RE.search(text) if note_key else None
         if noted is not None and noted.start() > 0:  # taken out, so that no name swallows it
@@ -813,6 +831,7 @@ class IntentLayer:
             args = read_filters(strip_polite(text), props, args, self._literal(action), when=said)
         args = tidy(text, action, props, self._tidy_more(text, props, measures(text, props, structured(text, props, args))),
                     now)
+        args = quoted_names(text, args)
         if isinstance(args.get("value"), str) and "value" in props:
             # A reading is its number ("was 7.2 two hours after lunch", "9,400", "120/80"),
             # when the words hold one.
@@ -823,12 +842,19 @@ class IntentLayer:
             del args["content"]  # "笔记标题改成“车险”": one quoted value read as both
         if noted is not None and note_key is not None:
             args[note_key] = noted.group("n").strip()
+        if tags:
+            args["tags"] = tags
+        for key, value in list(args.items()):  # "Log my mood – stressed": the dash led into the value
+            if isinstance(value, str) and re.match(r"[–—-]\s+\S", value):
+                args[key] = value[1:].strip()
+        if action.startswith(CREATES):
+            args = whose_note(text, action, props, clause_note(text, action, props, money_note(text, props, args)))
         if numbered is not None:
             # The number names the record: the words it is looked up by (the schema's first
             # key after the id) are left out, what it becomes is kept.
             lookup = next((k for k in props if k != "id"), None)
             args = {k: v for k, v in args.items() if k != lookup}
-            args["id"] = int(numbered.group(1) or numbered.group(2))
+            args["id"] = int(parse_number(next(g for g in numbered.groups() if g)) or 0)
         return args
 
     def _literal(self, action: str) -> tuple[str, ...]:
@@ -943,12 +969,23 @@ class IntentLayer:
         verb = next((v for v, rx in _VERB_WORDS if rx.search(text)), None)
         if verb is None:
             return None
+        target = self._target(verb, entity)
+        if target is None:
+            return None
+        args = self._record_args(target, verb, ctx.last_id, text, ctx)
+        return Route("intent", target, 1.0, calls=[ToolCall(_call_id(), target, json.dumps(args, ensure_ascii=False))],
+                     candidates=prediction.ranked[:5], language=lang, reason="follow-up")
+
+    def _target(self, verb: str, entity: str) -> str | None:
+        """The action doing `verb` to records of `entity` ("delete", "task" → delete_task)."""
         target = next((n for n in self._actions if n.startswith(verb) and _entity(n) == entity), None)
         if target is None and verb == "complete":
             target = next((n for n in self._actions if n.startswith("mark_") and _entity(n) == entity), None)
-        if target is None:
-            return None
-        args = {"id": ctx.last_id}
+        return target
+
+    def _record_args(self, target: str, verb: str, record: int, text: str, ctx: _Context) -> dict[str, Any]:
+        """A follow-up's arguments for one record: its id, and for a change what changes."""
+        args: dict[str, Any] = {"id": record}
         spec = self.registry.get(target)
         if spec is not None and verb == "update":
             props = dict(spec.parameters).get("properties", {})
@@ -958,8 +995,47 @@ class IntentLayer:
             recurrence = find_repeat(text) if "repeat" in props else None
             if recurrence is not None:
                 args["repeat"] = text[recurrence[1][0]:recurrence[1][1]].strip(" ，,")
-        return Route("intent", target, 1.0, calls=[ToolCall(_call_id(), target, json.dumps(args, ensure_ascii=False))],
-                     candidates=prediction.ranked[:5], language=lang, reason="follow-up")
+        return args
+
+    def _from_listing(self, said: str, text: str, prediction: Prediction, ctx: _Context, lang: str) -> Route | None:
+        """"把第二个删了", "第三个是什么来着", "那昨天呢", "next page": what the last turn listed."""
+        listing = ctx.shown
+        spec = self.registry.get(listing.action) if listing is not None else None
+        if listing is None or spec is None:
+            return None
+        props = dict(spec.parameters).get("properties", {})
+
+        def call(name: str, args: dict[str, Any], reason: str) -> Route:
+            return Route("intent", name, 1.0, calls=[ToolCall(_call_id(), name, json.dumps(args, ensure_ascii=False))],
+                         candidates=prediction.ranked[:5], language=lang, reason=reason)
+
+        if NEXT_PAGE_RE.match(text) and "offset" in props:
+            return call(listing.action, {**listing.args, "offset": listing.offset + len(listing.ids)}, "follow-up: next page")
+        which = ordinal(text)
+        at = row_of(listing, which) if which is not None else None
+        if at is not None:
+            record = listing.ids[at]
+            verb = next((v for v, rx in _VERB_WORDS if rx.search(text)), None)
+            target = self._target(verb, _entity(listing.action)) if verb is not None else None
+            if target is not None and verb is not None:
+                return call(target, self._record_args(target, verb, record, text, ctx), "follow-up: listed row")
+            if verb is None and len(text) <= 24:
+                # "第三个是什么来着": that row, said again; it is then the record "it" means.
+                ctx.last_action, ctx.last_id = listing.action, record
+                ctx.last_data = dict(listing.rows[at]) if at < len(listing.rows) else {}
+                ctx.listed = listing
+                line = listing.lines[at] if at < len(listing.lines) else f"#{record}"
+                return Route("intent", listing.action, 1.0, answer=line, candidates=prediction.ranked[:5], language=lang,
+                             reason="follow-up: listed row")
+            return None
+        rest = asked_again(said) or asked_again(text)
+        if rest is None or _CHANGE_RE.search(rest):
+            return None
+        new = {k: v for k, v in self.fill(listing.action, rest).items() if v not in (None, "", []) and k != "offset"}
+        if not new:
+            return None
+        when_keys = [k for k, p in props.items() if is_when(p) or k in ("from", "to", "days", "within_days")]
+        return call(listing.action, again_args(listing, new, when_keys), "follow-up: asked again")
 
     def _shift_call(self, entity: str, ref: dict[str, Any], record: Mapping[str, Any], shift: Shift) -> ToolCall | None:
         """The update moving `record`'s time (and an event's end with its start) by `shift`."""
@@ -1082,6 +1158,11 @@ class IntentLayer:
             for r in results if r.ok and r.display is not None and isinstance(r.display.data, Mapping)]
         if undo:
             ctx.last_action, ctx.last_id = "", None
+        for result in results:
+            shown = listing_of(result.name, sent.get(result.call_id, {}), str(result.content),
+                               result.display.data if result.ok and result.display is not None else None)
+            if shown is not None:
+                ctx.listed = shown
         for result in (() if undo else reversed(results) if route.reason == "retarget" else results):
             data = result.display.data if result.display is not None else None
             if result.ok and isinstance(data, Mapping) and isinstance(data.get("id"), int):

@@ -64,7 +64,8 @@ _LEND_MORE = (
                r"(?:[，,。]|$)"),
 )
 _THAT_RE = re.compile(r"^(?:down\s+)?(?:that|saying|says|reading|to say)\s+(?=\S)", re.I)
-_QUOTES_RE = re.compile(r"[“\"「『‘](?P<q>[^”\"」』’]{1,40})[”\"」』’]")
+_QUOTES_RE = re.compile(r"[“\"「『‘](?P<q>[^”\"」』’]{1,40})[”\"」』’]"
+                        r"|(?<![\w'])'(?P<q2>(?:[^'\n]|'(?=[A-Za-z]))+?)'(?![\w'])")  # 'X', where X may hold "Mia's"
 _SCORE_RE = re.compile(r"(?:打|给|评)?\s*(?P<zh>\d+(?:\.\d+)?)\s*分(?![钟])|(?P<en>\d+(?:\.\d+)?)\s*(?:out of|/)\s*(?:5|10|100)\b"
                        r"|(?P<st>\d)\s*(?:stars?|颗星|星)", re.I)
 _CALORIES_RE = re.compile(r"[，,]?\s*(?:大概|大约|约|about|around|roughly|~)?\s*(?P<n>\d+)\s*(?:大卡|千卡|卡路里|卡|kcal|calories|cal)(?![a-z])",
@@ -78,7 +79,7 @@ _OVER_RE = re.compile(r"(?P<a>\d{2,3})\s*(?:over|/|／)\s*(?P<b>\d{2,3})", re.I)
 _WAIST_RE = re.compile(r"(?:腰围|waist)\D{0,14}?(?P<n>\d+(?:\.\d+)?)\s*(?:cm|厘米|公分)?", re.I)
 _PLACE_ZH_RE = re.compile(r"[，,\s]*在(?P<p>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)(?:举行|开|见面|见)?(?=[，,。！!]|$)")
 _PLACE_EN_RE = re.compile(r"\s+at\s+(?:the\s+)?(?P<p>(?:[A-Z][\w'’-]*)(?:\s+(?:[A-Z][\w'’-]*|of|and|&))*|[a-z]+ (?:center|centre|hall"
-                          r"|park|school|office|library|gym|clinic|hospital|church|stadium))(?=[,.!]|$)")
+                          r"|park|school|office|library|gym|clinic|hospital|church|stadium))(?=[,.!]|$|\s+(?:with|for)\s)")
 _MINUTES_EN_RE = re.compile(r"(?P<n>\d+)\s*-\s*(?:minute|min)\b|(?P<h>\d+)\s*-\s*hour\b", re.I)
 def _cut(value: str, span: str) -> str:
     out = value.replace(span, " ", 1)
@@ -91,6 +92,21 @@ _HEAD_WORDS_RE = re.compile(r"心情|情绪|待办|任务|加一条|加个|加|m
                             r"\b(?:pin|make|new|a|an|my|the|log|add|save|record|write)\b|新建|添加|保存|记录|记|存|贴个?|一张|一条|个|一下", re.I)
 
 
+def quoted_names(text: str, args: dict[str, Any]) -> dict[str, Any]:
+    """A name the household quoted is whole: "'no phone after 10pm'" keeps its time words."""
+    quoted = [(m.group("q") or m.group("q2")).strip() for m in _QUOTES_RE.finditer(text)]
+    out = dict(args)
+    for key in _NAME_KEYS:
+        value = out.get(key)
+        if isinstance(value, str) and value.strip():
+            whole = next((q for q in quoted if value.strip() in q and value.strip() != q), None)
+            # (unless what it adds is another slot's value: "把“周五前交报告”加到待办" has its due)
+            if whole is not None and not any(isinstance(v, str) and v.strip() and v in whole
+                                             for k, v in out.items() if k != key):
+                out[key] = whole
+    return out
+
+
 def _command_head(head: str) -> bool:
     """Whether what comes before a colon only names the command ("记录心情", "Log my mood")."""
     return not _HEAD_WORDS_RE.sub("", head).strip(" ，,")
@@ -100,7 +116,7 @@ def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any],
     out = dict(args)
     value: Any
     lookup = not action.startswith(CREATES)
-    quoted = [m.group("q").strip() for m in _QUOTES_RE.finditer(text)]
+    quoted = [(m.group("q") or m.group("q2")).strip() for m in _QUOTES_RE.finditer(text)]
     keys = [k for k in _NAME_KEYS if isinstance(out.get(k), str) and out[k]]
     if len(quoted) >= 1 and keys:
         # "把“修水龙头”标成已完成": the quoted words; a second quote is the new words.

@@ -1,0 +1,219 @@
+"""What is said beside a record's name: its tags, what money went on, and a trailing clause
+about it ("猫砂，要豆腐砂那种", "布洛芬一片，牙疼", "Could you add nappies, size 4, to the
+shopping?").
+
+The name slots hold a short name; a clause after it that no other slot took is still the
+household's words about that record, so it is kept in the record's note rather than lost or
+glued to the name. Nothing here invents words: every value is cut from the utterance.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from homeagent.intent.slots import command_clause, split_items
+
+_HAN = r"\u4e00-\u9fff"
+
+# "，标签家里", "标签 孩子爱吃", ", tag it admin", "tagged gifts", "tag: school": at the end.
+TAGS_RE = re.compile(
+    r"(?:^|[，,；;。]\s*|\s+)(?:(?:打|加|贴)?(?:个|上)?标签(?:是|为|设为|写)?|tag(?:ged)?\s+(?:it|this|that|them)(?:\s+(?:as|with))?"
+    r"|tagged(?:\s+(?:as|with))?|tags?\s*[:：]|(?<=[,，])\s*tag)\s*[:：]?\s*(?P<t>[^，,。.；;!?！？]{1,40}?)\s*[。.!！]?$", re.I)
+_TAG_SPLIT_RE = re.compile(r"\s*(?:、|/|和|及|，|,|\band\b|&)\s*", re.I)
+
+# The name slots a trailing clause can run into, by the actions that keep a note.
+_NAME_KEYS = ("item", "mood", "medicine", "habit", "place", "plant", "pet", "food", "person", "title", "dish",
+              "reason", "date")
+_CLAUSE_RE = re.compile(r"\s*(?:[，,；;]|\s[-–—]\s|(?<=[^\d])\.\s)\s*")
+_NOT_A_NOTE_RE = re.compile(
+    r"^(?:记(?:一下|下来?|上|着)|帮我记|存(?:一下|起来)|别忘了?|谢谢|thanks|thank you|please|pls|ok|okay|"
+    r"write (?:it|that) down|log (?:it|that)|note (?:it|that)|can you log (?:it|that)|save (?:it|that))\b", re.I)
+_CMD_END_RE = re.compile(r"[，,\s]*(?:帮我|给我|你)?(?:记(?:一下|下来?|上|着)?|存(?:一下|起来)?)(?:吧|啊|哦)?$|"
+                         r"[,\s]*(?:(?:can|could) you\s+)?(?:write (?:it|that) down|log (?:it|that)|note (?:it|that)(?: down)?)"
+                         r"(?:,?\s*please)?$", re.I)
+
+
+def take_tags(text: str, props: Mapping[str, Any]) -> tuple[str, list[str]]:
+    """The tags said at the end ("标签家里", "tag it admin") and the text without them."""
+    if "tags" not in props:
+        return text, []
+    m = TAGS_RE.search(text)
+    if m is None or m.start() == 0:
+        return text, []
+    tags = [t.strip(" '\"“”") for t in _TAG_SPLIT_RE.split(m.group("t").strip()) if t.strip(" '\"“”")]
+    if not tags or any(len(t) > (24 if t.isascii() else 10) for t in tags):
+        return text, []
+    return text[: m.start()].rstrip(" ，,；;"), tags
+
+
+def clause_note(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any]) -> dict[str, Any]:
+    """A clause after the record's name that no slot holds becomes the note: cut off a name
+    that swallowed it ("猫砂，要豆腐砂那种"), or taken from the utterance ("布洛芬一片，牙疼")."""
+    note_key = next((k for k in ("note", "notes") if k in props), None)
+    if note_key is None or args.get(note_key):
+        return args
+    out = dict(args)
+    for key in _NAME_KEYS:
+        value = out.get(key)
+        if key not in props or not isinstance(value, str) or not value.strip():
+            continue
+        head, *rest = _CLAUSE_RE.split(value.strip(), maxsplit=1)
+        if rest and key == "item" and _more_items(rest[0]):
+            continue  # "milk, eggs and bread": more items, each its own
+        if rest and len(head) >= 2 and _noteworthy(rest[0], out, key):
+            said = text.find(rest[0])  # the clause as said (a name's tidying may have cut its end)
+            clause = re.split(r"[，,；;。.!！?？]", text[said:])[0] if said >= 0 else rest[0]
+            out[key], out[note_key] = head.strip(), _tidy_note(clause if rest[0] in clause else rest[0])
+            return out
+    clauses = [c for c in _CLAUSE_RE.split(text.strip()) if c.strip()]
+    if len(clauses) < 2:
+        return out
+    last = clauses[-1]
+    if "item" in out and _more_items(last):
+        return out
+    if _noteworthy(last, out, None) and not any(_overlaps(last, v) or _said_within(text, last, v) for v in out.values()):
+        out[note_key] = _tidy_note(last)
+    return out
+
+
+def _said_within(text: str, clause: str, value: Any) -> bool:
+    """Whether a slot's value was cut from where the clause stands in the text."""
+    if not isinstance(value, str) or not value.strip():
+        return False
+    start, at = text.rfind(clause), text.find(value.strip().split(",")[0].split("，")[0])
+    end = at + len(value.strip())
+    return start >= 0 and at >= 0 and at < start + len(clause) and start < end
+
+
+_ABOUT_ONE_RE = re.compile(r"\d|的|要|那种|那个|这种|牌子|款|号|不|没|还|以后|之前|先|再|别|急|用|给|在|了|size|\bones?\b|\bfor\b|\bwith\b|\bkind\b|\btype\b|\bbrand\b"
+                           r"|\bonly\b|\bnot\b", re.I)
+
+
+def _more_items(rest: str) -> bool:
+    """Whether what follows an item's comma names more items rather than saying which one."""
+    rest = re.sub(r"\s+(?:on|to|onto|in|into)\s+(?:the|my|our)\s+(?:[\w-]+\s+)?(?:list|shopping|basket)\b.*$", "", rest,
+                  flags=re.I)
+    rest = re.sub(r"^(?:还有|另外|以及|再加|和|跟|and|also|plus)\s*", "", rest.strip(), flags=re.I)
+    parts = split_items(rest)
+    return not _ABOUT_ONE_RE.search(rest) and all(
+        (len(p.split()) <= 3 if p.isascii() else len(p) <= 6) for p in parts if p)
+
+
+def _noteworthy(clause: str, args: Mapping[str, Any], key: str | None) -> bool:
+    clause = _tidy_note(clause)
+    if len(clause) < 2 or _NOT_A_NOTE_RE.match(clause) or command_clause(clause):
+        return False
+    if re.fullmatch(r"[\d\s.,/:%￥¥$£€]+|\d+\s*(?:分|/\d+)|\d+(?:\.\d+)?\s*[A-Za-z\u4e00-\u9fff℃°]{0,6}", clause):
+        return False  # a bare number or a measure is a score, an amount, a reading
+    return not any(k != key and _overlaps(clause, v) for k, v in args.items())
+
+
+def _overlaps(clause: str, value: Any) -> bool:
+    if isinstance(value, list):
+        return any(_overlaps(clause, v) for v in value)
+    if not isinstance(value, str | int | float) or isinstance(value, bool):
+        return False
+    said = str(value).strip()
+    return bool(said) and (said in clause or (len(clause) >= 2 and clause in said))
+
+
+def _tidy_note(clause: str) -> str:
+    clause = clause.strip(" ，,。.；;!！")
+    clause = re.sub(r"^(?:it's|it is|she's|she is|he's|he is|they're|that's)\s+(?=\S)", "", clause, flags=re.I)
+    return _CMD_END_RE.sub("", clause).strip(" ，,。.；;") or clause
+
+
+_DOSE_RE = re.compile(r"^\d+(?:\.\d+)?\s*(?:mg|mcg|ml|g|iu|片|粒|颗|毫克|毫升|puffs?|tablets?|pills?)$", re.I)
+# Whose reading or medicine it is, when it is not the speaker's: "Lily's height", "Dad had
+# his statin", "给儿子量了身高". The note keeps it (the records have no person of their own).
+_WHOSE_EN_RE = re.compile(r"^(?i:(?:please\s+)?(?:record|log|note|save|write down)\s+(?:that\s+)?)?(?P<p>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"
+                          r"(?:'s|’s|\s+(?:took|had|has|is|was|weighs|measured))\s")
+_NOT_WHOSE = frozenset({"I", "My", "We", "Our", "Record", "Log", "Note", "Save", "Please", "Just", "Today", "Yesterday",
+                        "This", "That", "It", "The", "Took", "Had", "Blood", "Resting", "Morning", "Evening"})
+_WHOSE_ZH_RE = re.compile(r"(?:^|给|帮)(?P<p>儿子|女儿|闺女|孩子|宝宝|老公|老婆|爸爸|妈妈|老爸|老妈|爷爷|奶奶|外公|外婆|姥姥|姥爷|老大|老二)"
+                          r"(?=量|测|称|吃|喝|服|用|去|打|的|今天|刚|早上|晚上|体温|血压|身高|体重)")
+_CONTEXT_RE = re.compile(r"空腹|饭后|餐后|饭前|睡前|运动后|起床后|\b(?:after|before)\s+(?:dinner|lunch|breakfast|a meal|meals|"
+                         r"exercise|my run|the gym|bed|waking up)\b|\bfasting\b", re.I)
+_FOR_AILMENT_RE = re.compile(r"\bfor\s+(?:a|an|my|the|his|her|their)?\s*(?P<n>[a-z][a-z' -]{2,30}?)\s*$", re.I)
+_WHOSE_ACTIONS = ("record_body", "record_health", "record_medicine", "record_medical")
+
+
+def whose_note(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any]) -> dict[str, Any]:
+    """A reading's or a medicine's person and circumstance ("Ella's temperature", "空腹",
+    "for a headache") into the note; a dose said after a comma into the dose."""
+    if action not in _WHOSE_ACTIONS or "note" not in props:
+        return args
+    out = dict(args)
+    last = _CLAUSE_RE.split(text.strip())[-1].strip(" 。.!！")
+    if _DOSE_RE.match(last) and "dose" in props and not out.get("dose"):  # "…at 6 this morning, 3mg"
+        out["dose"] = last
+    if out.get("note"):
+        return out
+    m = _WHOSE_EN_RE.match(text.strip())
+    person = m.group("p") if m is not None and m.group("p").split()[0] not in _NOT_WHOSE else None
+    if person is None and (z := _WHOSE_ZH_RE.search(text)) is not None:
+        person = z.group("p")
+    said = [person] if person else []
+    context = _CONTEXT_RE.search(text)
+    if context is not None:
+        said.append(context.group(0))
+    ailment = _FOR_AILMENT_RE.search(text) if action == "record_medicine" else None
+    if ailment is not None:
+        said.append(ailment.group("n"))
+    if person:
+        for key in ("medicine", "reason"):  # "Grandad his warfarin": the medicine
+            if isinstance(out.get(key), str):
+                out[key] = re.sub(rf"^{re.escape(person)}\s*(?:his|her|their|的)?\s*", "", out[key]).strip() or out[key]
+        dose = re.match(r"(?P<d>\d+(?:\.\d+)?\s*(?:mg|mcg|ml|g|iu))\s+(?=\S)", str(out.get("medicine", "")), re.I)
+        if dose is not None and "dose" in props and not out.get("dose"):
+            out["dose"], out["medicine"] = dose.group("d"), out["medicine"][dose.end():]
+    if said:
+        out["note"] = "，".join(said) if re.search(rf"[{_HAN}]", text) else ", ".join(said)
+    return out
+
+
+# What money went on: the words before "花了 35" or after "on"/"for" ("spent £12 on lunch").
+_SPENT_ZH_RE = re.compile(rf"^(?P<w>[{_HAN}A-Za-z][{_HAN}A-Za-z0-9 ]{{0,20}}?)\s*(?:又|一共|总共|共)?\s*"
+                          r"(?:花了|花掉了?|用了|付了|交了|扣了?|充了|消费了?|买了)?\s*(?:[¥￥$£€]\s*)?\d")
+_FOR_EN_RE = re.compile(r"\b(?:on|for|from)\s+(?P<w>[^,.;!?]{2,40}?)(?=\s*(?:$|[,.;!?]|\b(?:today|yesterday|tonight|this|last|"
+                        r"with|at|from|on|for|by|every|each|a month|per)\b))", re.I)
+_MONEY_LEAD_RE = re.compile(r"^(?:(?:记账|记一笔|记笔账|记个账|帮我记|记一下|收入|支出|花销|账)[：:\s，,]*)+|"
+                            r"^(?:今天|昨天|前天|刚刚?|刚才|上午|中午|下午|晚上|早上)\s*(?:的)?|^在\s*(?=\S{2})")
+_MONEY_TAIL_RE = re.compile(r"(?:的钱|钱|费用|的)$|\s+(?:expense|charge|payment|bill)$", re.I)
+_SPENT_VERB_RE = re.compile(r"(?:又|一共|总共|共)?(?:花了|花掉了?|用了|付了|交了|扣了?|充了|消费了?|买了|花)")
+_NOT_WHAT_RE = re.compile(r"^(?:i|we|it|that|this|the|a|an|my|me|log|record|spent|paid|add|put|got|just)$|^\d", re.I)
+
+
+def money_note(text: str, props: Mapping[str, Any], args: dict[str, Any]) -> dict[str, Any]:
+    """What the money was for, into the note ("午饭花了35块" → 午饭, "Log a $45 expense for
+    gas" → gas), when no note or category holds it already."""
+    note_key = "note" if "note" in props else None
+    if note_key is None or args.get(note_key) or "amount" not in props:
+        return args
+    what = _spent_on(text)
+    if what is None or any(isinstance(v, str) and v and what in v for k, v in args.items() if k != note_key):
+        return args
+    return {**args, note_key: what}
+
+
+def _spent_on(text: str) -> str | None:
+    text = text.strip()
+    m = _FOR_EN_RE.search(text) if text.isascii() or re.search(r"\b(?:on|for)\s", text) else None
+    if m is not None:
+        what = re.sub(r"^(?:the|a|an|my|our|some)\s+", "", m.group("w").strip(), flags=re.I)
+        what = re.sub(r"\s+(?:as a subscription|a month|per month|monthly)$", "", what, flags=re.I)
+        if what and not _NOT_WHAT_RE.match(what) and not re.search(r"\d", what):
+            return what
+    if re.search(rf"[{_HAN}]", text):
+        for _ in range(3):
+            text = _MONEY_LEAD_RE.sub("", text).strip(" ，,")
+        m = _SPENT_ZH_RE.match(text)
+        if m is not None:
+            what = _MONEY_TAIL_RE.sub("", m.group("w").strip())
+            what = re.sub(r"(?:每个?月|每年|每周)(?:自动)?$|^给\S{1,3}?(?=交|买|付)", "", what).strip()
+            what = re.sub(r"^(?:交了|买了|付了|充了)", "", what).strip()
+            if len(what) >= 2 and not _NOT_WHAT_RE.match(what) and not _SPENT_VERB_RE.fullmatch(what):
+                return what
+    return None

@@ -1,0 +1,97 @@
+"""Follow-ups that point at what the last turn showed, through the intent layer in the real
+App (real SQLite, the real registry and core, the FakeClock; the scripted provider only
+where a turn reaches the model): a record the household already had, the n-th row of a
+listing, the same question for another period, the next page."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from homeagent.clock import FakeClock
+from homeagent.llm.testing import ScriptedProvider
+from tests.integration.helpers import running_app, text_of, turn
+
+pytestmark = pytest.mark.anyio
+NOW = datetime(2026, 3, 4, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))  # a Wednesday
+
+
+def _app(make_config, provider: ScriptedProvider):
+    config = make_config(actions={"intent": True}, permissions={"classes": {"delete": "allow"}})
+    return running_app(config, provider=provider, clock=FakeClock(NOW))
+
+
+def _calls(events) -> list[tuple[str, str]]:
+    return [(e.name, e.arguments) for e in events if e.type == "tool_call"]
+
+
+async def test_a_record_already_there_is_still_the_one_a_follow_up_means(make_config) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        await turn(app, "购物清单加上鸡蛋")
+        await turn(app, "购物清单加上鸡蛋", channel="kitchen")  # already on the list: nothing new made
+        await turn(app, "再加一个牛奶", channel="kitchen")
+        await turn(app, "I want to start a daily habit of stretching")
+        await turn(app, "I want to start a daily habit of stretching", channel="hall")
+        events = await turn(app, "delete that one", channel="hall")
+        items = [r["name"] for r in await app.db.fetchall("SELECT name FROM shopping_items ORDER BY id")]
+        habits = await app.db.fetchall("SELECT name FROM habits")
+    assert provider.requests == []
+    assert items == ["鸡蛋", "牛奶"]
+    assert _calls(events) and _calls(events)[0][0] == "delete_habit"
+    assert habits == []
+
+
+async def test_the_n_th_row_of_a_listing_is_the_one_a_follow_up_names(make_config) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        for said in ("提醒我明天交电费", "提醒我周五交房租", "提醒我下周一寄快递", "remind me to call the plumber tomorrow"):
+            await turn(app, said)
+        ids = [r["id"] for r in await app.db.fetchall("SELECT id FROM tasks")]
+        await app.db.execute("UPDATE tasks SET id = id + 10")  # row numbers are no longer ids
+        listing = text_of(await turn(app, "我还有哪些任务", channel="a"))
+        shown = await turn(app, "第三个是什么来着", channel="a")
+        moved = await turn(app, "那个改到下周二", channel="a")
+        listing_b = text_of(await turn(app, "what's on my to-do list?", channel="b"))
+        deleted = await turn(app, "delete the last one", channel="b")
+        await turn(app, "我还有哪些任务", channel="c")
+        done = await turn(app, "第一个已经做完了", channel="c")
+        rows = {r["id"]: dict(r) for r in await app.db.fetchall("SELECT id, content, due, status FROM tasks")}
+    assert provider.requests == []
+    assert len(ids) == 4
+    order = [int(n) for n in re.findall(r"^- #(\d+)", listing, re.M)]  # as shown: by due day, then id
+    assert len(order) == 4 and min(order) > 10
+    third, first = order[2], order[0]
+    last = [int(n) for n in re.findall(r"^- #(\d+)", listing_b, re.M)][-1]  # 寄快递 moved: the order is b's own
+    assert text_of(shown).startswith(f"#{third} ")
+    assert _calls(moved)[0][0] == "update_task" and json.loads(_calls(moved)[0][1])["id"] == third
+    assert _calls(deleted)[0][0] == "delete_task" and last not in rows and len(rows) == 3
+    if third != last:
+        assert rows[third]["due"].startswith("2026-03-10")
+    assert _calls(done)[0][0] == "complete_task" and rows[first]["status"] == "done"
+    assert [i for i, r in rows.items() if r["status"] == "done"] == [first]
+
+
+async def test_the_same_question_for_another_period_and_the_next_page(make_config) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        for n in range(12):
+            await turn(app, f"购物清单加上东西{n}")
+        await turn(app, "午饭花了35块")
+        await turn(app, "这周花了多少钱", channel="a")
+        again = await turn(app, "那上周呢", channel="a")
+        await turn(app, "how much did I spend this week?", channel="b")
+        again_en = await turn(app, "and last month?", channel="b")
+        await turn(app, "看看购物清单", channel="c")
+        page = await turn(app, "下一页", channel="c")
+        cold = await turn(app, "下一页", channel="d")  # nothing listed before: no page to turn
+    assert _calls(again) == [("list_transactions", _calls(again)[0][1])]
+    assert '"from": "上周"' in _calls(again)[0][1] or "上周" in _calls(again)[0][1]
+    assert _calls(again_en)[0][0] == "list_transactions" and "last month" in _calls(again_en)[0][1]
+    assert _calls(page)[0][0] == "list_shopping" and '"offset": 10' in _calls(page)[0][1]
+    assert "东西11" in text_of(page) or "东西0" in text_of(page)
+    assert not _calls(cold)
