@@ -217,3 +217,83 @@ def _spent_on(text: str) -> str | None:
             if len(what) >= 2 and not _NOT_WHAT_RE.match(what) and not _SPENT_VERB_RE.fullmatch(what):
                 return what
     return None
+
+
+# Who someone is to the household, said before the name: "表姐李娟", "cousin Aaron",
+# "孩子的班主任周老师", "our new neighbour Helen". Kin words that are names of their own
+# ("老公", "王叔", "陈姐") are left whole.
+_REL_ZH = (r"同事|同学|老同学|朋友|好友|邻居|表姐|表妹|表哥|表弟|堂姐|堂妹|堂哥|堂弟|老师|班主任|医生|大夫|师傅|领导|老板|客户|室友|闺蜜|"
+           r"发小|老乡|亲戚|保姆|阿姨|司机|房东|中介|律师|教练")
+_RELATION_ZH_RE = re.compile(rf"^(?P<rel>(?:[{_HAN}]{{1,4}}的)?(?:新)?(?:{_REL_ZH}))(?P<name>[{_HAN}]{{2,4}}|[A-Za-z][A-Za-z ]{{1,20}})$")
+_REL_EN = (r"cousin|neighbou?r|friend|colleague|co-?worker|boss|teacher|doctor|dentist|plumber|electrician|builder|sister|"
+           r"brother|aunt|auntie|uncle|nephew|niece|landlord|landlady|babysitter|nanny|flatmate|roommate|coach|tutor|"
+           r"childminder|vet|mechanic|cleaner|gardener")
+_RELATION_EN_RE = re.compile(rf"^(?:(?:my|our)\s+)?(?:new\s+)?(?P<rel>(?:{_REL_EN}))\s+(?P<name>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)$",
+                             re.I)
+_PERSON_LEAD_RE = re.compile(r"^(?:(?:please\s+)?(?:add|save|put|record|log|create|remember)\s+|new contact\s*[-–—:]?\s*)+", re.I)
+_ABOUT_RE = re.compile(rf"(?:存|记|加|添加|保存)\S{{0,3}}?(?:新)?(?P<rel>{_REL_ZH})的(?:信息|资料|联系方式|电话)")
+_BIRTHDAY_SAID_RE = re.compile(r"^(?:生日(?:是|为)?|birthday(?:\s+is)?|b-?day)\s*[:：]?\s*(?P<d>\S.*)$", re.I)
+_PEOPLE_ACTIONS = ("add_person", "add_birthday", "add_address")
+
+
+def people(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any]) -> dict[str, Any]:
+    """The person's name without the command or who they are; who they are into the
+    relation (a contact) or the note (a birthday, an address)."""
+    if action not in _PEOPLE_ACTIONS or not isinstance(args.get("person"), str):
+        return args
+    out = dict(args)
+    person = _PERSON_LEAD_RE.sub("", out["person"].strip()).strip() or out["person"]
+    person = re.sub(r"(?<=\S{2})的$", "", person)  # "王叔的电话": 王叔
+    about = _ABOUT_RE.search(person)
+    relation = out.get("relation")
+    if about is not None and isinstance(relation, str) and re.fullmatch(rf"[{_HAN}]{{2,4}}", relation.strip()):
+        # "存一下新同事的信息，赵敏": the name came after the comma
+        person, out["relation"] = relation.strip(), about.group("rel")
+    m = _RELATION_ZH_RE.match(person) or _RELATION_EN_RE.match(person)
+    if m is not None:
+        person = m.group("name").strip()
+        said = m.group("rel")
+        if "relation" in props and not out.get("relation"):
+            out["relation"] = said
+        elif "relation" not in props and "note" in props and not out.get("note"):
+            out["note"] = said
+    date = out.get("date")
+    if action == "add_birthday" and isinstance(date, str):
+        split = re.match(rf"^(?P<rest>[{_HAN}]{{1,2}})\s+(?=\d)", date.strip())  # "老" + "公 1988年11月3日"
+        if split is not None and len(person) <= 2:
+            person, out["date"] = person + split.group("rest"), date.strip()[split.end():]
+    out["person"] = person
+    note = out.get("note")
+    if "birthday" in props and not out.get("birthday") and isinstance(note, str):
+        b = _BIRTHDAY_SAID_RE.match(note.strip())
+        if b is not None:
+            out["birthday"] = b.group("d").strip()
+            del out["note"]
+    return out
+
+
+_KEPT_EN_RE = re.compile(r"\b(?:(?:it's|it is|they're|they are|kept|stored|lives|goes)\s+)?in\s+(?:the|my|our)\s+"
+                         r"(?P<loc>[a-z][a-z ]{1,30}?)(?=\s*(?:[,.;!]|$|\bbest before\b|\bexpir|\buse by\b))", re.I)
+_KEPT_ZH_RE = re.compile(rf"(?:放在|放到|放进|放|收在|搁在|存放在|存在)(?P<loc>[{_HAN}]{{2,8}}?)(?:里面|里|上)?(?=[，,。；;]|$)")
+_INTO_LIST_EN_RE = re.compile(r"\s+(?:to|into|onto|in|on)\s+(?:the\s+|my\s+|our\s+)?(?:inventory|stuff list|list of (?:stuff|things) we own)"
+                              r"\b.*$", re.I)
+
+
+def kept_at(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any]) -> dict[str, Any]:
+    """Where a household thing is kept ("it's in the garage", "放厨房吊柜"), not its note."""
+    if action != "create_inventory_item" or "location" not in props:
+        return args
+    out = dict(args)
+    if isinstance(out.get("item"), str):
+        out["item"] = _INTO_LIST_EN_RE.sub("", out["item"]).strip() or out["item"]
+    location = out.get("location")
+    if isinstance(location, str) and re.search(r"[，,]", location):
+        out["location"] = re.split(r"\s*[，,]\s*", location.strip())[0] or location
+    if not out.get("location"):
+        m = _KEPT_ZH_RE.search(text) if re.search(rf"[{_HAN}]", text) else _KEPT_EN_RE.search(text)
+        if m is not None:
+            out["location"] = m.group("loc").strip()
+            note = out.get("note")
+            if isinstance(note, str) and out["location"] in note:
+                del out["note"]
+    return out

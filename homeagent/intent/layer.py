@@ -37,7 +37,7 @@ from homeagent.actions.dates import DateError, parse_when
 from homeagent.actions.repeat import find_repeat
 from homeagent.chat import ToolCall, ToolDef
 from homeagent.clock import Clock
-from homeagent.intent.asides import clause_note, money_note, take_tags, whose_note
+from homeagent.intent.asides import clause_note, kept_at, money_note, people, take_tags, whose_note
 from homeagent.intent.classifier import IntentModel, Prediction
 from homeagent.intent.cues import destination
 from homeagent.intent.filters import read_filters
@@ -65,7 +65,7 @@ from homeagent.intent.slots import (
     strip_polite,
 )
 from homeagent.intent.structured import measures, pairs, structured
-from homeagent.intent.tidy import quoted_names, tidy
+from homeagent.intent.tidy import quoted_names, tidy, unquoted
 from homeagent.intent.training import (
     HELP_LABEL,
     NONE_LABEL,
@@ -109,7 +109,7 @@ _REQUEST_RE = re.compile(r"^(?:can|could|would|will) you\b|^please\b|帮我|麻�
 # Asked to find something out: a request around a question is still a question ("帮我查一下
 # 我吃了几次药", "can you tell me how many tasks are left").
 _FIND_OUT_RE = re.compile(r"查|看看|看一下|瞧瞧|告诉我|说说|列一下|找找|找一下|搜|数一?下|算一?下"
-                          r"|\b(?:check(?! (?:off|in|it|that|them))|tell me|show|find|look|see|let me know|count"
+                          r"|\b(?:check(?! (?:off|in|it|that|them))(?!-)|tell me|show|find|look|see|let me know|count"
                           r"|work out|figure out|remind me (?:what|which|when|where|how|who|whether|if))\b", re.I)
 _WHO_RE = re.compile(r"你是谁|你叫什么|介绍一下你自己|你是什么|who are you|what(?:'s| is) your name|introduce yourself|what are you\b", re.I)
 _HELP_RE = re.compile(
@@ -137,7 +137,7 @@ _VERB_WORDS = (
     ("delete", re.compile(r"删|取消|不要了|去掉|delete|remove|cancel|get rid", re.I)),
     ("complete", re.compile(r"完成|做完|搞定|done|finished|complete", re.I)),
     ("update", re.compile(r"改|换|推迟|提前|挪|暂停|恢复|归档|补充|加一句|change|move|reschedule|push|update|make it|pause|resume"
-                          r"|archive|\badd\b.+\bto (?:it|that)\b|append", re.I)),
+                          r"|archive|\badd\b.+\bto (?:it|that)\b|append|make that", re.I)),
 )
 _MODELS: dict[str, IntentModel] = {}
 _BARE_PRONOUN_RE = re.compile(r"它|这个|那个|这条|那条|it|that|this|that one|this one", re.I)
@@ -158,6 +158,16 @@ _ENTITY_NOUNS = (
     ("note", re.compile(r"笔记|\b(?:the|my|a) notes?\b", re.I)),
 )
 _TOO_RE = re.compile(r"^and\s+(.+?)\s+(?:too|as well)[\s.!]*$", re.I)
+_AND_MORE_RE = re.compile(r"^(?:and|plus|also)\s+(?:some\s+|a\s+|an\s+)?(?P<x>[^?？,，]{2,30}?)[\s.!]*$|^(?:还有|再来)(?P<zh>[^?？，,]{1,10}?)[吧。！!]*$",
+                          re.I)
+_BARE_NUMBER_RE = re.compile(r"^(?:actually\s+|no\s*,?\s+|oh\s+|ok\s+|sorry\s*,?\s+)?(?:make|change)\s+(?:it|that)\s+(?:to\s+)?"
+                             r"(?P<n>\d{1,2}(?::\d{2})?)\s*(?P<ap>am|pm)?(?P<clock>\s*o'clock)?(?:\s+instead)?[\s.!]*$"
+                             r"|^(?:改成|改为|换成|改到)(?P<n2>\d{1,2})(?:次|个)?(?:吧|就行)?[。！!]*$", re.I)
+_ADD_IT_RE = re.compile(r"^(?:ok(?:ay)?|alright|then|yes|好的?|那就?|那)?[\s,，]*(?:please\s+)?(?:add|put|get|buy|加上?|买|记上)\s*"
+                        r"(?:it|that|them|one|一下|上|吧)?\s*(?:on|to the list|then|please|吧|一个)?[\s.!。！]*$", re.I)
+_REMIND_AT_RE = re.compile(r"^(?:每天|每日)?\s*(?P<t>(?:早上|上午|中午|下午|晚上)?\s*[\d一二两三四五六七八九十]{1,3}\s*[点點:：]\s*(?:半|[\d]{1,2}\s*分?)?)"
+                           r"\s*提醒我(?:打卡)?[吧。！!]*$|^remind me (?:every day |daily )?at (?P<en>\d{1,2}(?::\d{2})?\s*(?:am|pm)?)[.!]*$",
+                           re.I)
 _BARE_FILLER_RE = re.compile(r"[\s，,。.!！吧了啊呀哦嗯]|^算了|^那就|^还是")
 _PRIORITY_TAIL_RE = re.compile(r"[，,]?\s*(?:优先级(?:是|为)?(?P<level>[高低]|中等?|普通|一般)|(?P<level2>[高低]|中等?|普通)优先级"
                                r"|(?P<level3>high|low|medium|normal) priority)\s*$", re.I)
@@ -451,9 +461,11 @@ class IntentLayer:
             return Route("intent", "who_am_i", 1.0, answer=self.who_am_i(lang), language=lang, reason="who")
         if _HELP_RE.search(text.strip()) and len(stripped) < 40:
             return Route("intent", "help", 1.0, answer=self.help_text(lang), language=lang, reason="help")
-        question = bool(_ASKS_RE.search(text.strip()) or _ASKS_RE.search(_PARTICLE_RE.sub("", text.strip()))) or (
-            bool(_QUESTION_RE.search(text.strip()) or _QUESTION_RE.search(stripped))
-            and (not _REQUEST_RE.search(text.strip()) or bool(_FIND_OUT_RE.search(stripped))))
+        # (what the household quotes is a name, not part of the asking: "put 'book the check-up' on…")
+        said, bare_said = unquoted(text.strip()), unquoted(stripped)
+        question = bool(_ASKS_RE.search(said) or _ASKS_RE.search(_PARTICLE_RE.sub("", said))) or (
+            bool(_QUESTION_RE.search(said) or _QUESTION_RE.search(bare_said))
+            and (not _REQUEST_RE.search(said) or bool(_FIND_OUT_RE.search(bare_said))))
         if _UNDO_RE.match(stripped) or _UNDO_RE.match(text.strip()):
             return self._undo(ctx, lang)
         retarget = self._retarget(stripped, ctx, lang)
@@ -849,6 +861,7 @@ class IntentLayer:
                 args[key] = value[1:].strip()
         if action.startswith(CREATES):
             args = whose_note(text, action, props, clause_note(text, action, props, money_note(text, props, args)))
+            args = people(text, action, props, kept_at(text, action, props, args))
         if numbered is not None:
             # The number names the record: the words it is looked up by (the schema's first
             # key after the id) are left out, what it becomes is kept.
@@ -948,6 +961,16 @@ class IntentLayer:
         too = _TOO_RE.match(text)  # "and oranges too": one more of the same
         if too:
             text = "also add " + too.group(1)
+        more = _AND_MORE_RE.match(text)
+        if (more and ctx.last_action.startswith("add_") and not _CHANGE_RE.search(more.group("x") or more.group("zh") or "")
+                and (prediction.label in (NONE_LABEL, ctx.last_action) or prediction.confidence < self.threshold)):
+            text = "also add " + (more.group("x") or more.group("zh")).strip()  # "and bread": one more of the same
+        remind = _REMIND_AT_RE.match(text)
+        if remind and ctx.last_id is not None and _entity(ctx.last_action) == "habit" and "update_habit" in self._actions:
+            # "每天晚上八点提醒我" right after a habit: that habit's reminder time.
+            args = {"id": ctx.last_id, "remind_at": (remind.group("t") or remind.group("en")).strip()}
+            return Route("intent", "update_habit", 1.0, calls=[ToolCall(_call_id(), "update_habit", json.dumps(
+                args, ensure_ascii=False))], candidates=prediction.ranked[:5], language=lang, reason="follow-up")
         again = _AGAIN_RE.match(text)
         if again and again.end() < len(text) and ctx.last_action.startswith(("add_", "create_", "record_")):
             args = self.fill(ctx.last_action, text[again.end():])
@@ -995,6 +1018,17 @@ class IntentLayer:
             recurrence = find_repeat(text) if "repeat" in props else None
             if recurrence is not None:
                 args["repeat"] = text[recurrence[1][0]:recurrence[1][1]].strip(" ，,")
+            bare_number = _BARE_NUMBER_RE.match(text.strip())
+            if len(args) == 1 and bare_number is not None:
+                # "actually make it 10", "改成3次吧": the record's count, or the hour of its time.
+                number = bare_number.group("n") or bare_number.group("n2")
+                timed = next((k for k in ("due", "start") if k in props and ctx.last_data.get(k)), None)
+                if "target" in props and ctx.last_data.get("target") is not None and ":" not in number:
+                    args["target"] = int(number)
+                elif timed is not None and (bare_number.group("ap") or bare_number.group("clock") or ":" in number
+                                            or int(number.split(":")[0]) <= 12):
+                    said = number if ":" in number else f"{number}:00"
+                    args[timed] = self._same_day(said + (bare_number.group("ap") or ""), ctx)
         return args
 
     def _from_listing(self, said: str, text: str, prediction: Prediction, ctx: _Context, lang: str) -> Route | None:
@@ -1011,6 +1045,13 @@ class IntentLayer:
 
         if NEXT_PAGE_RE.match(text) and "offset" in props:
             return call(listing.action, {**listing.args, "offset": listing.offset + len(listing.ids)}, "follow-up: next page")
+        writer = self._writer_of(listing.action)
+        asked = listing.args.get("query")
+        if _ADD_IT_RE.match(text) and writer is not None and isinstance(asked, str) and asked.strip():
+            # "is milk on the list?" … "ok add it then": what was asked about, added.
+            main = _main_key(self.registry.get(writer))
+            if main is not None:
+                return call(writer, {main: asked.strip()}, "follow-up: add what was asked about")
         which = ordinal(text)
         at = row_of(listing, which) if which is not None else None
         if at is not None:

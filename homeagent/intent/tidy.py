@@ -92,6 +92,11 @@ _HEAD_WORDS_RE = re.compile(r"心情|情绪|待办|任务|加一条|加个|加|m
                             r"\b(?:pin|make|new|a|an|my|the|log|add|save|record|write)\b|新建|添加|保存|记录|记|存|贴个?|一张|一条|个|一下", re.I)
 
 
+def unquoted(text: str) -> str:
+    """The text with what it quotes said as one neutral word: the frame around a name."""
+    return _QUOTES_RE.sub("'X'", text)
+
+
 def quoted_names(text: str, args: dict[str, Any]) -> dict[str, Any]:
     """A name the household quoted is whole: "'no phone after 10pm'" keeps its time words."""
     quoted = [(m.group("q") or m.group("q2")).strip() for m in _QUOTES_RE.finditer(text)]

@@ -95,3 +95,26 @@ async def test_the_same_question_for_another_period_and_the_next_page(make_confi
     assert _calls(page)[0][0] == "list_shopping" and '"offset": 10' in _calls(page)[0][1]
     assert "东西11" in text_of(page) or "东西0" in text_of(page)
     assert not _calls(cold)
+
+
+async def test_short_follow_ups_change_or_add_to_what_the_last_turn_touched(make_config) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        await turn(app, "remind me to call the plumber tomorrow at 9am", channel="a")
+        await turn(app, "actually make it 10", channel="a")
+        await turn(app, "track a new habit: gym, 4 times a week", channel="b")
+        await turn(app, "actually make that 3", channel="b")
+        await turn(app, "新建一个习惯：每天练字", channel="c")
+        await turn(app, "每天晚上八点提醒我", channel="c")
+        await turn(app, "is milk on the list?", channel="d")
+        await turn(app, "ok add it then", channel="d")
+        await turn(app, "add eggs to the shopping list", channel="e")
+        await turn(app, "and bread", channel="e")
+        tasks = await app.db.fetchall("SELECT content, due FROM tasks")
+        habits = {r["name"]: dict(r) for r in await app.db.fetchall("SELECT name, target, remind_at FROM habits")}
+        items = [r["name"] for r in await app.db.fetchall("SELECT name FROM shopping_items ORDER BY id")]
+    assert provider.requests == []
+    assert [(r["content"], r["due"]) for r in tasks] == [("call the plumber", "2026-03-05T10:00:00+08:00")]
+    assert habits["gym"]["target"] == 3
+    assert habits["练字"]["remind_at"] == "20:00"
+    assert items == ["milk", "eggs", "bread"]

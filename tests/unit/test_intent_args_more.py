@@ -257,7 +257,7 @@ def test_a_day_before_a_record_stays_a_day(filler: IntentLayer) -> None:
     ("给绿萝浇了点水", "record_plant_watering", {"plant": "绿萝"}),
     # a search's own words are not what is searched
     ("上网查一下明天北京天气", "web_search", {"query": "明天北京天气"}),
-    ("把同事老周存一下，电话13800001111", "add_person", {"person": "同事老周"}),
+    ("把同事老周存一下，电话13800001111", "add_person", {"person": "老周", "relation": "同事"}),
 ])
 def test_the_command_s_words_at_a_name_s_edges_are_not_the_name(filler: IntentLayer, text: str, action: str,
                                                                 expected: dict) -> None:

@@ -134,3 +134,12 @@ def test_the_thresholds_are_read_off_the_plateau_and_hold_still() -> None:
         assert abs(again[0] - middle) < 0.02 and abs(again[1] - cautious) < 0.02
 
 
+
+
+@pytest.mark.parametrize(("text", "action"), [
+    ("Can you put 'book Mia's dentist check-up' on my to-do list?", "create_task"),
+    ("could you add 'check the smoke alarms' to my to-dos?", "create_task"),
+])
+def test_what_the_household_quotes_is_a_name_not_part_of_a_question(layer: IntentLayer, text: str, action: str) -> None:
+    found = route(layer, text)
+    assert found.path == "intent" and [c.name for c in found.calls] == [action], found.trace()
