@@ -128,3 +128,12 @@ def test_ordinals_name_a_row_of_what_was_shown(text: str, row: int | None) -> No
 ])
 def test_the_same_question_asked_of_something_else(text: str, rest: str | None) -> None:
     assert asked_again(text) == rest
+
+
+@pytest.mark.parametrize(("text", "action", "status"), [
+    ("我放弃过哪些目标", "list_goals", "abandoned"), ("what goals did I give up on", "list_goals", "abandoned"),
+    ("列出进行中的目标", "list_goals", "active"), ("我还有哪些任务没做", "list_tasks", "open"),
+    ("what did we already buy", "list_shopping", "bought"),
+])
+def test_a_question_s_state_words_are_its_status(filler: IntentLayer, text: str, action: str, status: str) -> None:
+    assert filler.fill(action, text).get("status") == status
