@@ -106,8 +106,8 @@ async def _serve_locked(config: Config, overrides: dict[str, dict[str, Any]]) ->
         App, engines = await anyio.to_thread.run_sync(load)
         return await _serve_app(App, config, overrides, early, engines)
     except BaseException:
-        # An engine still loading has stderr pointed away (llama.cpp's quiet load): the
-        # error that follows must be seen.
+        # An engine still loading finishes first: its thread must not be in llama.cpp
+        # while the interpreter shuts down.
         for engine in engines.values():
             await anyio.to_thread.run_sync(engine.preloaded)
         raise

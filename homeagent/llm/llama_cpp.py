@@ -135,9 +135,8 @@ class LlamaCppProvider(ProviderBase):
             self._preloading.start()
 
     def preloaded(self, timeout: float = 60.0) -> None:
-        """Wait for a load preload() began. A start that fails calls this before it prints
-        its error: llama.cpp's quiet load points the process's stderr at /dev/null while
-        it runs, and the error line would go there too."""
+        """Wait for a load preload() began (a failed start waits for it before it exits,
+        so the loading thread does not die with the interpreter mid-load)."""
         thread = self._preloading
         if thread is not None:
             thread.join(timeout)
@@ -171,6 +170,9 @@ class LlamaCppProvider(ProviderBase):
             raise ModelError(f"model file {self.model_path} does not exist")
         from llama_cpp import Llama
 
+        from homeagent.llm import llama_log
+
+        llama_log.install()
         started = time.monotonic()
         try:
             llm = Llama(
