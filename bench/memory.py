@@ -28,7 +28,9 @@ that of a run without it is what dense retrieval costs.
 Per size the --dense columns are: hybrid (`rank_sync`, the question embedded: the
 embedder's cache of recent questions is off for this column), hybrid with the embedding
 given (what the search costs besides the model), hybrid when the question was asked
-just before (the embedder's cache), and the fast path's agreement with exhaustive
+just before (the embedder's cache), hybrid when the turn foresaw the question
+--head-start-ms before it searched (`DocumentStore.foresee`, called as a turn begins),
+and the fast path's agreement with exhaustive
 scoring: the share of the exact dense top 10 and top 50 (int8 cosines of every row,
 centred) that the sign-prefiltered search returns, over 100 questions. The query
 embedding alone is timed once, on 1 thread and on --query-threads.
@@ -196,6 +198,29 @@ def asked_before(store: DocumentStore, queries: list[str]) -> tuple[float, float
     return statistics.median(latencies), percentile(latencies, 95)
 
 
+def foreseen(store: DocumentStore, queries: list[str], head_start_ms: float) -> tuple[float, float]:
+    """Hybrid p50 / p95 of what a turn waits for when its question was foreseen (the turn
+    calls `foresee` as it begins, then runs its intent step and reads its history, here a
+    sleep of `head_start_ms`, then searches). The embedder's cache is on for this."""
+    assert store.dense is not None
+    embedder = store.dense.embedder
+    had = embedder.cache_size
+    embedder.cache_size = 64
+    latencies = []
+    try:
+        for q in queries:
+            embedder._cache.clear()
+            store.foresee(q)
+            time.sleep(head_start_ms / 1000)
+            started = time.perf_counter()
+            store.rank_sync(q, 10, now=NOW)
+            latencies.append((time.perf_counter() - started) * 1000)
+    finally:
+        embedder.cache_size = had
+        embedder._cache.clear()
+    return statistics.median(latencies), percentile(latencies, 95)
+
+
 def make_embedder(threads: int, query_threads: int | None = None, cache: int | None = None):
     """An embedder; settings this tree's Embedder lacks are left out (a tree from before
     they existed is timed the same way)."""
@@ -219,7 +244,7 @@ def time_query(embedder, queries: list[str]) -> tuple[float, float]:
 
 
 async def run(sizes: list[int], n_queries: int, batch: int, dense: bool = False, threads: int = 1,
-              embed_sample: int = 200, query_threads: int = 2) -> None:
+              embed_sample: int = 200, query_threads: int = 2, head_start_ms: float = 5.0) -> None:
     rng = random.Random(7)
     queries = [make_query(rng) for _ in range(n_queries)]
     embedder = None
@@ -248,6 +273,7 @@ async def run(sizes: list[int], n_queries: int, batch: int, dense: bool = False,
             await store.load()
             count = 0
             extra = (f"  {'hybrid p50/p95 ms':>17}  {'w/o embedding':>15}  {'asked before':>15}  "
+                     f"{'foreseen':>15}  "
                      f"{'agree@10/@50':>12}  {'VmRSS MB':>8}") if dense else ""
             print(f"{'docs':>7}  {'ingest docs/s':>13}  {'full p50/p95 ms':>16}  {'index p50/p95 ms':>17}  {'peak RSS MB':>11}{extra}")
             for size in sizes:
@@ -279,9 +305,12 @@ async def run(sizes: list[int], n_queries: int, batch: int, dense: bool = False,
                     hyb = time_searches(lambda q: store.rank_sync(q, 10, now=NOW), queries)
                     pre = time_searches(lambda q: store.rank_sync(q, 10, now=NOW, query_vector=qvecs[q]), queries)
                     again = asked_before(store, queries[:100])
+                    ahead = (foreseen(store, queries[:100], head_start_ms)
+                             if hasattr(store, "foresee") else (float("nan"), float("nan")))
                     a10, a50 = agreement(store, agree_vectors)
                     line += (f"  {hyb[0]:>7.2f} / {hyb[1]:>7.2f}  {pre[0]:>6.2f} / {pre[1]:>6.2f}  "
-                             f"{again[0]:>6.2f} / {again[1]:>6.2f}  {a10:>5.3f} / {a50:>5.3f}  {vm_rss_mb():>8.0f}")
+                             f"{again[0]:>6.2f} / {again[1]:>6.2f}  {ahead[0]:>6.2f} / {ahead[1]:>6.2f}  "
+                             f"{a10:>5.3f} / {a50:>5.3f}  {vm_rss_mb():>8.0f}")
                 print(line, flush=True)
             largest = sizes[-1]
             started = time.perf_counter()
@@ -308,13 +337,17 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=1000, help="documents per commit")
     parser.add_argument("--dense", action="store_true", help="also time hybrid (dense) search")
     parser.add_argument("--threads", type=int, default=1, help="embedding threads with --dense")
-    parser.add_argument("--query-threads", type=int, default=2, help="threads embedding a question with --dense")
+    parser.add_argument("--query-threads", type=int, default=1, help="threads embedding a question with --dense")
     parser.add_argument("--embed-sample", type=int, default=200, help="passages embedded to time the model")
+    parser.add_argument("--head-start-ms", type=float, default=1.0,
+                        help="with --dense: what a turn does between foreseeing its question and searching "
+                             "(the intent step and the history; ~1 ms p50, ~10 ms p95 on a quiet box)")
     args = parser.parse_args()
     sizes = sorted(int(s) for s in args.sizes.split(","))
     print(f"bench/memory.py: sizes {sizes}, {args.queries} queries each, batches of {args.batch}"
           f"{', dense on' if args.dense else ''}; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    anyio.run(run, sizes, args.queries, args.batch, args.dense, args.threads, args.embed_sample, args.query_threads)
+    anyio.run(run, sizes, args.queries, args.batch, args.dense, args.threads, args.embed_sample, args.query_threads,
+              args.head_start_ms)
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

@@ -277,6 +277,7 @@ class App:
             audit=self.audit,
             tool_scope=self.skills.allowed_tools,
             intent=self.intent,
+            foresee=[self.memory.foresee],
         )
         self.forgetters.append(self.memory.forget_message)
         self._open_voice(data_dir)

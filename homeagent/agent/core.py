@@ -142,6 +142,7 @@ class Agent:
         audit: AuditLog | None = None,
         tool_scope: ToolScope | None = None,
         intent: IntentLayer | None = None,
+        foresee: Sequence[Callable[[str, str], None]] = (),
     ):
         self.provider = provider
         self.registry = registry
@@ -161,6 +162,9 @@ class Agent:
         self.audit = audit
         self.tool_scope = tool_scope
         self.intent = intent  # the intent layer: household commands without a model call
+        # Told of each turn's text and member as it begins, before the intent step: context
+        # sources start slow work early (memory embeds the question). They must not block.
+        self.foresee = list(foresee)
         self.stats = AgentStats()
         self._current_scope: anyio.CancelScope | None = None
         self._member = ""  # whose conversation the engine holds prepared
@@ -378,6 +382,11 @@ class Agent:
 
     async def _turn(self, interrupt: Interrupt, state: _TurnState) -> TurnDone | TurnFailed:
         await self._emit(interrupt, TurnStarted(interrupt.turn_id))
+        for begin in self.foresee:
+            try:
+                begin(interrupt.text, interrupt.member)
+            except Exception as err:  # noqa: BLE001 - a head start, never the end of the turn
+                log.warning("turn.foresee_failed", source=getattr(begin, "__name__", "?"), error=repr(err))
         offered = await self._intent_step(interrupt, state)
         if isinstance(offered, TurnDone):
             return offered

@@ -62,7 +62,7 @@ class MemorySettings:
     heartbeat: HeartbeatSettings = HeartbeatSettings()
     dense: bool = False  # dense retrieval for documents (resolved from memory.dense)
     dense_threads: int = 1
-    dense_query_threads: int = 2
+    dense_query_threads: int = 1
 
 
 def memory_settings(config: Any) -> MemorySettings:
@@ -162,6 +162,10 @@ class MemoryService:
             text, self.settings.graph_prompt_tokens, member=member, reader=member
         )
         return "What memory knows about (people, places, things)", index
+
+    def foresee(self, text: str, member: str) -> None:
+        """A turn has arrived: begin what its context will need and can be started now."""
+        self.documents.foresee(text)
 
     async def documents_section(self, text: str, member: str) -> tuple[str, str]:
         hits = await self.documents.query(

@@ -51,3 +51,26 @@ async def test_the_embedding_model_is_loaded_while_the_turn_path_warms(make_conf
         assert app.engine_ready.is_set()
         embedder = app.memory.documents.dense.embedder
         assert embedder._model is not None
+
+
+async def test_a_turn_embeds_its_question_as_it_arrives(make_config):
+    """The question's embedding (the slowest part of a search) begins when the turn does,
+    beside the intent step and the history: the turn's memory search then finds the
+    vector made, and the search ranks as it would have without it."""
+    from .helpers import turn
+
+    provider = ScriptedProvider(["The printer needs cyan ink."])
+    async with running_app(make_config(memory={"dense": "on"}), provider=provider, http=True) as app:
+        store = app.memory.documents
+        await store.commit([NewDocument(text, id=i, member=m) for i, m, text in DOCS if not m])
+        with anyio.fail_after(60):
+            while len(store.dense) < 2:  # noqa: ASYNC110 - the worker has no event
+                await anyio.sleep(0.1)
+        embedder = store.dense.embedder
+        question = "so is the printer still broken, or what?"
+        expected = [h.id for h in store.rank_sync(question, 2)]
+        embedder._cache.clear()
+        hits = embedder.cache_hits
+        await turn(app, question)
+        assert embedder.cache_hits == hits + 1  # the search found the vector made at arrival
+        assert [h.id for h in store.rank_sync(question, 2)] == expected == ["ink", "bill"]

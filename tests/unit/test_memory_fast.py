@@ -186,7 +186,7 @@ def test_query_threads_are_validated_and_reach_the_embedder(make_config) -> None
             make_config(memory={"dense_query_threads": bad})
     settings = memory_settings(make_config(memory={"dense_threads": 1, "dense_query_threads": 3}))
     assert settings.dense_threads == 1 and settings.dense_query_threads == 3
-    assert memory_settings(make_config()).dense_query_threads == 2  # the default
+    assert memory_settings(make_config()).dense_query_threads == 1  # the default
     with pytest.raises(ValueError, match="query threads must be 1..64"):
         Embedder(query_threads=65)
     assert Embedder(threads=3).query_threads == 3  # unset: as many as for documents
