@@ -10,7 +10,7 @@ independent writers say "What can you do?" alike, and a line trained on is no te
 Follow-ups are left out (their meaning is in the turn before), and so is any text two
 sets label differently.
 
-    .venv/bin/python bench/intent_phrasings.py bench/data/intent_blind.jsonl ... bench/data/intent_blind6.jsonl
+    .venv/bin/python bench/intent_phrasings.py bench/data/intent_blind.jsonl ... bench/data/intent_blind7.jsonl
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "homeagent/intent/phrasings.jsonl"
 NEVER = ROOT / "bench/data/intent_eval.jsonl"
-HELD_OUT = (NEVER, ROOT / "bench/data/intent_blind7.jsonl")
+HELD_OUT = (NEVER, ROOT / "bench/data/intent_blind8.jsonl")
 
 
 def same(text: str) -> str:
@@ -40,7 +40,7 @@ def main() -> int:
     parser.add_argument("sets", nargs="+", type=Path)
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--hold-out", type=Path, action="append", default=None,
-                        help="a set no phrasing may repeat (repeatable; default: intent_eval and blind 7)")
+                        help="a set no phrasing may repeat (repeatable; default: intent_eval and blind 8)")
     args = parser.parse_args()
     held = [p for p in (args.hold_out or HELD_OUT) if p.exists()]
     if any(p.resolve() in {h.resolve() for h in held} | {NEVER.resolve()} for p in args.sets):
