@@ -39,6 +39,7 @@ embedding alone is timed once, on 1 thread and on --query-threads.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import resource
@@ -175,26 +176,33 @@ def _scores_ids(dense, v):
     return scores, ids
 
 
-def asked_before(store: DocumentStore, queries: list[str]) -> tuple[float, float]:
-    """Hybrid p50 / p95 of a question asked right after itself (a reader paging for more
-    hits, a retried turn): the second call is timed. The embedder's cache of recent
-    questions is on for this (a tree without it has the store's memory of the last one)."""
+@contextlib.contextmanager
+def cache_on(store: DocumentStore):
+    """The embedder's cache of recent questions on (64) for a column, then as it was and
+    empty (a tree without the cache has the store's memory of the last question)."""
     assert store.dense is not None
     embedder = store.dense.embedder
     had = getattr(embedder, "cache_size", None)
     if had is not None:
         embedder.cache_size = 64
-    latencies = []
     try:
+        yield embedder
+    finally:
+        if had is not None:
+            embedder.cache_size = had
+            embedder._cache.clear()
+
+
+def asked_before(store: DocumentStore, queries: list[str]) -> tuple[float, float]:
+    """Hybrid p50 / p95 of a question asked right after itself (a reader paging for more
+    hits, a retried turn): the second call is timed, with the embedder's cache on."""
+    latencies = []
+    with cache_on(store):
         for q in queries:
             store.rank_sync(q, 10, now=NOW)
             started = time.perf_counter()
             store.rank_sync(q, 10, now=NOW)
             latencies.append((time.perf_counter() - started) * 1000)
-    finally:
-        if had is not None:
-            embedder.cache_size = had
-            embedder._cache.clear()
     return statistics.median(latencies), percentile(latencies, 95)
 
 
@@ -202,12 +210,8 @@ def foreseen(store: DocumentStore, queries: list[str], head_start_ms: float) -> 
     """Hybrid p50 / p95 of what a turn waits for when its question was foreseen (the turn
     calls `foresee` as it begins, then runs its intent step and reads its history, here a
     sleep of `head_start_ms`, then searches). The embedder's cache is on for this."""
-    assert store.dense is not None
-    embedder = store.dense.embedder
-    had = embedder.cache_size
-    embedder.cache_size = 64
     latencies = []
-    try:
+    with cache_on(store) as embedder:
         for q in queries:
             embedder._cache.clear()
             store.foresee(q)
@@ -215,9 +219,6 @@ def foreseen(store: DocumentStore, queries: list[str], head_start_ms: float) -> 
             started = time.perf_counter()
             store.rank_sync(q, 10, now=NOW)
             latencies.append((time.perf_counter() - started) * 1000)
-    finally:
-        embedder.cache_size = had
-        embedder._cache.clear()
     return statistics.median(latencies), percentile(latencies, 95)
 
 
@@ -244,7 +245,7 @@ def time_query(embedder, queries: list[str]) -> tuple[float, float]:
 
 
 async def run(sizes: list[int], n_queries: int, batch: int, dense: bool = False, threads: int = 1,
-              embed_sample: int = 200, query_threads: int = 2, head_start_ms: float = 5.0) -> None:
+              embed_sample: int = 200, query_threads: int = 1, head_start_ms: float = 1.0) -> None:
     rng = random.Random(7)
     queries = [make_query(rng) for _ in range(n_queries)]
     embedder = None

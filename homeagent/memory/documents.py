@@ -207,6 +207,11 @@ def _ts(value: datetime) -> float:
     return value.timestamp()
 
 
+
+def _dense_text(plan: Any, query: str) -> str:
+    """What the model embeds for a question: the question without its time words."""
+    return plan.cue.rest if plan.cue else query
+
 class DocumentStore:
     """L2 documents of one namespace, with their vector index."""
 
@@ -601,8 +606,7 @@ class DocumentStore:
             )
         # The question's embedding and the dense scores are computed on another thread
         # while the lexical search runs here (both release the GIL in native code).
-        dense_text = plan.cue.rest if plan.cue else query
-        pending = self._embed_thread().submit(self._dense_scores, dense_text, query_vector, plan.cue)
+        pending = self._embed_thread().submit(self._dense_scores, _dense_text(plan, query), query_vector, plan.cue)
         depth = max(k, FUSION_DEPTH)
         lexical = self.index.search_sync(
             plan.text, depth, rerank=rerank, extra=plan.expansion, extra_weight=EXPANSION_WEIGHT,
@@ -637,7 +641,7 @@ class DocumentStore:
         if not plan.text.strip():
             return  # a question that is only a time: searched without the model
         try:
-            self.dense.embedder.query(plan.cue.rest if plan.cue else query)
+            self.dense.embedder.query(_dense_text(plan, query))
         except Exception as err:  # noqa: BLE001 - the search itself says so if it fails again
             log.debug("memory.dense.foresee_failed", error=str(err))
 
