@@ -260,6 +260,16 @@ def _rules(s: str, now: datetime, prefer: Prefer) -> When | None:
                 day, explicit_day = today + timedelta(days=offset), True
                 break
 
+    # A day of the month said alone in English: "the 12th", "on the 27th at 2pm", "Saturday the
+    # 14th" (the number names the day; a weekday beside it only agrees). With a month's name
+    # the month-and-day rule below reads it.
+    if day is None and not re.search(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*\d|\d(?:st|nd|rd|th)?\s+(?:of\s+)?"
+                                     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)", s):
+        m = re.search(r"(?<![\d:.])(\d{1,2})(?:st|nd|rd|th)\b", s)
+        if m and 1 <= (nth := int(m.group(1))) <= 31:
+            day = _month_day(today, nth, prefer)
+            explicit_day = True
+
     # Weekdays: 下周五, 本周三, 上星期一, 周五, next Monday, this friday, last sun.
     if day is None:
         m = re.search(r"(下下|下个?|上上|上个?|这个?|本)?\s*(?:周|星期|礼拜)([一二三四五六日天末])", s)
@@ -318,11 +328,7 @@ def _rules(s: str, now: datetime, prefer: Prefer) -> When | None:
     if day is None:
         m = re.search(rf"(?<![月\d])({NUM})\s*[号日](?!\s*[后前])", s)
         if m and (d := parse_number(m.group(1))) and 1 <= d <= 31:
-            day = today.replace(day=int(d))
-            if prefer == "future" and day < today:
-                day = add_months(today.replace(day=1), 1).replace(day=int(d))
-            elif prefer == "past" and day > today:
-                day = add_months(today.replace(day=1), -1).replace(day=int(d))
+            day = _month_day(today, int(d), prefer)
             explicit_day = True
 
     clock = _clock_time(s)
@@ -337,6 +343,16 @@ def _rules(s: str, now: datetime, prefer: Prefer) -> When | None:
             moment -= timedelta(days=1)
         return When(moment, True)
     return When(datetime.combine(day, clock, tzinfo=now.tzinfo), True)
+
+
+def _month_day(today: date, d: int, prefer: Prefer) -> date:
+    """Day `d` of this month, or of the next (the last) when it has passed (is to come)."""
+    day = today.replace(day=d)
+    if prefer == "future" and day < today:
+        day = add_months(today.replace(day=1), 1).replace(day=d)
+    elif prefer == "past" and day > today:
+        day = add_months(today.replace(day=1), -1).replace(day=d)
+    return day
 
 
 def _clock_time(s: str) -> time | None:

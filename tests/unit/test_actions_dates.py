@@ -149,6 +149,17 @@ def test_a_day_of_next_month() -> None:
         parse_when("下个月31号", NOW)  # April has 30 days
 
 
+@pytest.mark.parametrize(("said", "expected"), [
+    ("the 12th", datetime(2026, 3, 12, 0, 0, tzinfo=TZ)),  # (once read as December)
+    ("on the 12th at 9am", datetime(2026, 3, 12, 9, 0, tzinfo=TZ)),
+    ("the 27th at 2pm", datetime(2026, 3, 27, 14, 0, tzinfo=TZ)),
+    ("Saturday the 14th at 3pm", datetime(2026, 3, 14, 15, 0, tzinfo=TZ)),
+    ("the 2nd", datetime(2026, 4, 2, 0, 0, tzinfo=TZ)),  # passed this month: next month's
+])
+def test_a_day_of_the_month_said_in_english(said: str, expected: datetime) -> None:
+    assert parse_when(said, NOW).value == expected
+
+
 @pytest.mark.parametrize(("said", "first", "last"), [
     ("这礼拜", date(2026, 3, 2), date(2026, 3, 8)),
     ("上个礼拜", date(2026, 2, 23), date(2026, 3, 1)),
