@@ -151,6 +151,8 @@ _NUMBERED_RE = re.compile(r"第\s*(\d{1,4}|[一二两三四五六七八九十]{1
                           r"|东西|记录|事项)|\b(?:number|no\.|item|task|entry)\s*#?\s*(\d{1,4})\b(?!\s*(?:am|pm|:|点|号|st|nd|rd|th))", re.I)
 # A record looked up by its words, without what only places it: "明天的瑜伽课", "关于旧密码".
 _LOOKUP_LEAD_RE = re.compile(r"^(?:关于|有关|(?:今天|明天|后天|昨天|这周|本周|下周|(?:这|下)?(?:周|星期)[一二三四五六日天])的)")
+_MEETING_WITH_RE = re.compile(r"^(?:和|跟|与)(?P<who>[\u4e00-\u9fffA-Za-z]{1,8}?)(?:的|那个|开的|那场|这个)(?:会议|会)$"
+                              r"|^(?:(?:the\s+)?meeting|call|catch-up)\s+with\s+(?P<who2>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)$")
 _ENTITY_NOUNS = (
     ("task", re.compile(r"任务|待办|\btasks?\b|\bto-?dos?\b", re.I)),
     ("event", re.compile(r"日程|日历|\bcalendar\b|\bevents?\b", re.I)),
@@ -797,8 +799,10 @@ class IntentLayer:
         if matched is not None:
             args = {k: v for k, v in matched.items() if k in props}
             # A setting the template has no slot for ("刚看完《X》，打8分": watched) is still said.
+            # A kind the words name outright ("这部动画", "the documentary") outweighs the one a
+            # template guessed from its verb ("在追…": a show).
             said_enum = generic(text, action, {k: v for k, v in props.items() if k in _ENUM_AFTER_MATCH and "enum" in v
-                                               and k not in args}, [], templates, now, read=True)
+                                               and (k not in args or k == "kind")}, [], templates, now, read=True)
             args.update({k: v for k, v in said_enum.items() if k in _ENUM_AFTER_MATCH})
         else:
             args = generic(text, action, props, required, templates, now, read=spec.permission is Permission.READ)
@@ -824,6 +828,8 @@ class IntentLayer:
                     value = args[key]
                     for _ in range(3):
                         value = _LOOKUP_LEAD_RE.sub("", _LOOKUP_NOUN_RE.sub("", value).strip()).strip()
+                    if key == "title":  # "和王总的会", "跟王总那个会": the meeting is looked up by whom
+                        value = _MEETING_WITH_RE.sub(lambda m: m.group("who") or m.group("who2"), value)
                     args[key] = value or args[key]
         if "priority" in props:
             # "…, high priority" / "…，优先级高": the priority, not part of the title.
@@ -895,9 +901,11 @@ class IntentLayer:
             value = args.get(key)
             if not isinstance(value, str):
                 continue
-            m = re.search(r"《([^》]+)》?", value)
-            if m and not value[m.end():].strip(" ，,。.！!"):  # ("《三体》读后感" is a title of its own)
-                args[key] = m.group(1).strip()
+            m = re.search(r"《([^》]+)》?", value) or re.match(r"()([^《》]+)》", value)
+            # ("《三体》读后感" is a note's title of its own; a book's, a show's or a loan's is in the marks:
+            # "《漫长的季节》这部剧", "《奥本海默》标记成")
+            if m and (not value[m.end():].strip(" ，,。.！!") or {"author", "kind", "direction"} & set(props)):
+                args[key] = m.group(m.lastindex or 1).strip()
         args = pairs(text, props, args)
         if isinstance(args.get("pet"), str):  # "fed Max his dinner": the pet is Max
             pet = re.split(r"\s+(?:his|her|their|its)\b|'s\b|’s\b", args["pet"], maxsplit=1, flags=re.I)[0].strip()

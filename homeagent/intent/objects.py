@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 from homeagent.intent.fuzzy import INTERJECTIONS_ZH
@@ -84,6 +85,8 @@ _EN_TRAIL = re.compile(
     r"|,?\s*(?:(?:and\s+)?(?:keep|make|mark|set)\s+(?:it|this|that)\s+(?:as\s+)?)?(?:private|pinned|secret|just for me)"
     r"|(?:to|on|in|into)\s+(?:the|my|our)\s+(?:groceries|shopping|grocery list|list)|goes(?:\s+on\b.*)?"
     r"|on the way (?:home|back)|at the moment|right now|just now|a (?:minute|moment) ago|for now|at some point|someday|anymore"
+    r"|(?:'s|’s|\s+is)\s+(?:off|cancelled|canceled|a no-go|not happening)|\s+isn't happening|\s+doesn't repeat|\s+with the kids"
+    r"|\s+to\s+(?:my|our|the)\s+(?:watch\s*list|want-to-watch\s+(?:shows|list)|list of shows (?:i|we) want to watch)"
     r"|(?:from|off)\s+(?:my|the|our)\s+(?:[\w-]+\s+)?(?:list|calendar|wishlist|wish list)\b.*))+$", re.I)
 _EN_DASH = re.compile(r"^(?P<head>[^-–—:]{2,48}?)\s+[-–—]\s+(?P<rest>\S.*)$")
 _EN_DASH_HEAD = re.compile(r"\b(?:jot|note|memo|idea|thought|habit|task|reminder|remember|sticky|everyone|down|set up|save"
@@ -112,7 +115,10 @@ def _en_when_tail(value: str) -> str:
 # "reopen"), an event set ("schedule"), a habit done ("went to the gym").
 _EN_LEAD_MORE = re.compile(
     r"^(?:help\s+me\s+(?:build|start|form)\s+a\s+habit\s+of|(?:create|make|start|build)\s+a\s+habit\s+(?:to|of)"
-    r"|schedule|reopen|erase|(?:i\s+)?give\s+up\s+on|(?:i'?m\s+|i\s+am\s+)?(?:abandoning|dropping|quitting)|went\s+to)"
+    r"|schedule|reopen|erase|(?:i\s+)?give\s+up\s+on|(?:i'?m\s+|i\s+am\s+)?(?:abandoning|dropping|quitting)|went\s+to"
+    r"|book\s+in|(?:i\s+)?(?:wanna|want\s+to)\s+(?:see|watch|read)|(?:i\s+)?(?:finally\s+)?got\s+through|(?:we\s+)?don't\s+need"
+    r"|(?:we're|we\s+are|i'm|i\s+am)\s+not\s+going\s+to|throw\s+(?:away|out)|count\s+down\s+the\s+days\s+(?:to|till|until)"
+    r"|how\s+many\s+days\s+(?:till|until|to|before))"
     r"\s+(?:(?:my|the|our|a|an)\s+)*(?=\S)", re.I)
 
 
@@ -121,6 +127,7 @@ def en_name_words(value: str, dated: bool) -> str:
     out = value.strip()
     for _ in range(2):
         out = _EN_POSSESSIVE_DAY.sub("", out) or out
+        out = re.sub(r"^['’]?s\s+(?=\S)", "", out) or out  # "Friday's team lunch" cut after its day: the "s" was the day's
         out = _EN_LEAD.sub("", out) or out
         out = _EN_LEAD_MORE.sub("", out) or out
         out = _EN_TRAIL.sub("", out).strip(" ,") or out
@@ -281,7 +288,85 @@ def _money(text: str, action: str, props: Mapping[str, Any], out: dict[str, Any]
                     out[key] = out[key].replace(found[1].strip(" ，,"), "").strip(" ，,") or out[key]
 
 
+def _day_and_clock(text: str, out: dict[str, Any]) -> None:
+    """"把明天的聚餐改到晚上7点", "move tomorrow's dinner to 7pm": a day said apart from the clock
+    time is the start's day, the two one start (no event runs from a bare day to a bare hour)."""
+    from homeagent.actions.dates import DateError, parse_when  # (actions read no intent module)
+
+    said = [out.get("start"), out.get("end")]
+    if isinstance(said[0], str) and said[1] is None:
+        # "4月2号小姨生日宴，在望湖酒店，晚上六点": the hour a clause of its own
+        m = re.search(rf"(?:^|[，,；;])\s*(?P<c>{_CLOCK_ZH}|at\s+\d{{1,2}}(?::\d{{2}})?\s*(?:am|pm))\s*(?:[，,。.；;!！]|$)", text, re.I)
+        if m is None or m.group("c").strip() in said[0]:
+            return
+        said[1] = m.group("c").strip()
+        out["end"] = said[1]
+    start, end = said
+    if not (isinstance(start, str) and isinstance(end, str)):
+        return
+    pair: list[str] = [start, end]
+    clock = re.compile(rf"(?:{_CLOCK_ZH})|(?:at\s+)?\d{{1,2}}(?::\d{{2}})?\s*(?:am|pm|a\.m\.|p\.m\.)?|noon|midnight", re.I)
+    clocks = [bool(clock.fullmatch(v.strip())) for v in pair]
+    if clocks.count(True) != 1:
+        return
+    if clocks[1] and re.search(rf"(?:\d|点|半|[ap]\.?m\.?)\s*(?:到|至|~|-|–|\bto|\buntil|\btill)\s*{re.escape(pair[1].strip())}", text, re.I):
+        return  # "…from 10 to 11:30": an end said as one
+    day = re.sub(r"\s*(?:的|'s|’s)$", "", pair[clocks.index(False)].strip())
+    try:
+        when = parse_when(day, datetime(2026, 1, 1))  # (only whether it holds a clock time is read)
+    except DateError:
+        return
+    if not when.has_time:
+        hour = pair[clocks.index(True)].strip()
+        out["start"] = f"{day} {hour}" if day.isascii() else day + hour
+        del out["end"]
+
+
+_EN_HOUR = r"\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?"
+_EN_RANGE_IN_TITLE = re.compile(rf"\s+(?:from\s+)?(?P<a>{_EN_HOUR})\s*(?:to|until|till|-|–)\s*(?P<b>{_EN_HOUR})$", re.I)
+_EN_HOUR_IN_TITLE = re.compile(rf"\s+(?:at\s+)?(?P<h>{_EN_HOUR})$", re.I)
+
+
+def _event_hours_en(text: str, out: dict[str, Any]) -> None:
+    """English hours left in an event's title once its day was taken: "haircut 11" (of "move my
+    haircut to 11 tomorrow"), "meeting with the bank from 10 to 11:30"; and "book in"'s "in"."""
+    title, start = out.get("title"), out.get("start")
+    if not isinstance(title, str) or not title.isascii():
+        return
+    if re.search(r"\bbook\s+in\b", text, re.I):
+        title = re.sub(r"^in\s+(?=\S)", "", title, flags=re.I)
+    out["title"] = title
+    end = out.get("end")
+    if not isinstance(start, str) or not start.isascii() or end is not None and not (
+            isinstance(end, str) and re.fullmatch(_EN_HOUR, end.strip(), re.I)):
+        return
+    from homeagent.actions.dates import DateError, parse_when
+
+    try:
+        if parse_when(start, datetime(2026, 1, 1)).has_time:
+            return
+    except DateError:
+        return
+    day = re.sub(r"^(?:on|at)\s+", "", start.strip(), flags=re.I)
+    m = _EN_RANGE_IN_TITLE.search(title) if end is None else re.search(rf"\s+from\s+(?P<h>{_EN_HOUR})$", title, re.I)
+    if m and end is not None:  # "…from 10" in the title, "11:30" its end: one day for both
+        out["start"], out["end"] = f"{day} at {m.group('h').strip()}", f"{day} at {end.strip()}"
+    elif m:
+        a, b = (x.strip().replace(".", ":") for x in (m.group("a"), m.group("b")))
+        if not re.search(r"[ap]\.?m", a + b, re.I) and int(b.split(":")[0]) < int(a.split(":")[0]):
+            b += "pm"  # "from 9 to 5": the end is in the afternoon
+        out["start"], out["end"] = f"{day} at {a}", f"{day} at {b}"
+    else:
+        m = _EN_HOUR_IN_TITLE.search(title) if end is None else None
+        if m is None or m.start() == 0:
+            return
+        out["start"] = f"{day} at {m.group('h').strip().replace('.', ':')}"
+    out["title"] = title[: m.start()].strip(" ,")
+
+
 def _event(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    _day_and_clock(text, out)
+    _event_hours_en(text, out)
     title, start = out.get("title"), out.get("start")
     if "end" in props and not out.get("end") and isinstance(start, str) and isinstance(title, str):
         m = _RANGE_ZH.match(title) or _RANGE_EN.match(title)
@@ -325,8 +410,69 @@ def _event(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
                 out["title"] = (m.group("before").strip(" ，,") + m.group("t")).strip() or title
 
 
+# A record's place changed: "家长会地点换成学校礼堂", "change the venue of book club to the library".
+_NEW_PLACE_ZH = re.compile(r"^(?:把|将)?(?P<t>[^，,。]+?)(?:的|那个)?(?:地点|地方|位置|场地|会场)(?:也)?(?:改成|换成|改到|换到|挪到|改为|换为|定在|改在)"
+                           r"(?P<l>[^，,。！!]+?)(?:了|吧)?[。！!]?$")
+_NEW_PLACE_EN = re.compile(r"^(?:please\s+)?(?:change|move|switch|update)\s+(?:the\s+)?(?:location|venue|place)\s+(?:of|for)\s+"
+                           r"(?:the\s+|my\s+|our\s+)?(?P<t>.+?)\s+to\s+(?:the\s+)?(?P<l>.+?)[.!]?$", re.I)
+
+
+def _new_place(text: str, out: dict[str, Any]) -> None:
+    m = _NEW_PLACE_ZH.match(text.strip()) or _NEW_PLACE_EN.match(text.strip())
+    if m is None:
+        return
+    out["title"], out["location"] = m.group("t").strip(), m.group("l").strip()
+    out.pop("new_title", None)
+
+
+# A goal's progress said in a sentence: the total reached ("I'm at 42 km on the running goal",
+# "存钱目标现在已经存到2万了"), an amount added ("put another 300 toward the savings goal",
+# "读书目标加一本"), or the goal given up ("abandon the Spanish goal", "减肥那个目标放弃吧").
+_GOAL_N = rf"(?:\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?|{NUM})\s*(?:[万千]|(?<=\d)[kK](?![a-jl-z]))?"
+_GOAL_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("progress", re.compile(rf"\b(?:i'm|i am|we're|we are|now)\s+(?:at|up to)\s+\$?(?P<n>{_GOAL_N})\s*[a-z]*\s+(?:on|for|toward|towards)\s+"
+                            r"(?:the|my|our)\s+(?P<t>.+?)\s+goal\b", re.I)),
+    ("progress", re.compile(rf"\b(?:i've|i have|we've|we have)\s+(?:saved|run|ran|read|done|lost|cycled|swum)\s+\$?(?P<n>{_GOAL_N})\s*[a-z]*"
+                            r"\s+(?:so far\s+)?(?:on|for|toward|towards|of)\s+(?:the|my|our)\s+(?P<t>.+?)\s+goal\b", re.I)),
+    ("add", re.compile(rf"\b(?:put|add|log|count)\s+(?:another\s+)?\$?(?P<n>{_GOAL_N}|one|a)\s*(?:more\s+)?[a-z]*\s+(?:to|toward|towards|on|for)\s+"
+                       r"(?:the|my|our)\s+(?P<t>.+?)\s+goal\b", re.I)),
+    ("add", re.compile(rf"\b(?:ran|run|did|read|saved|cycled|swam|walked)\s+(?P<n>{_GOAL_N})\s*[a-z]*\b.*?\b(?:put|count|add|log)\s+"
+                       r"(?:it|that|them)\s+(?:to|toward|towards|on)\s+(?:the|my|our)\s+(?P<t>.+?)\s+goal\b", re.I)),
+    ("progress", re.compile(rf"^(?P<t>[^，,。\s]{{1,10}}?)(?:的)?(?:那个|这个)?目标(?:更新(?:一)?下)?[，,]?\s*(?:现在|目前)?(?:已经)?(?:一共|总共|累计)?"
+                            rf"(?:减了|存到|存了|跑了|读了|到了|达到|攒了|攒到)\s*(?P<n>{_GOAL_N})")),
+    ("add", re.compile(rf"^(?P<t>[^，,。\s]{{1,10}}?)(?:的)?(?:那个|这个)?目标(?:又|再)?(?:加|存进去|存了|多了|增加)了?\s*(?P<n>{_GOAL_N})")),
+)
+_GOAL_GIVEN_UP = re.compile(r"\b(?:abandon(?:ing)?|giv(?:e|ing) up on|gave up on|drop(?:ping)?|scrap(?:ping)?)\s+(?:the|my|our)\s+"
+                            r"(?P<t>.+?)\s+goal\b|^(?:把)?(?P<tz>[^，,。\s]{1,10}?)(?:的)?(?:那个|这个)?目标(?:就)?(?:放弃|不搞|不要|算了|取消|作废)", re.I)
+
+
+def _goal_progress(text: str, out: dict[str, Any]) -> None:
+    said = text.strip()
+    for key, rule in _GOAL_RULES:
+        m = rule.search(said)
+        said_n = m.group("n").strip() if m else ""
+        unit = said_n[-1:] if said_n[-1:] in ("万", "千", "k", "K") else ""
+        number = parse_number(re.sub(r"(?<=\d),(?=\d{3})", "", said_n[: len(said_n) - len(unit)]).strip()) if m else None
+        if m is None or number is None and said_n.casefold() not in ("one", "a"):
+            continue
+        value = 1.0 if number is None else number
+        # (a 万 or a $…k is thousands; "ran 10k" is ten kilometres)
+        value *= 10000 if unit == "万" else 1000 if unit == "千" or unit and "$" in m.group(0) else 1
+        out[key] = int(value) if float(value).is_integer() else value
+        out.pop("progress" if key == "add" else "add", None)
+        if key == "add" and out.get("status") == "done":
+            del out["status"]  # "finished another book, add one": the book is done, not the goal
+        out["title"] = m.group("t").strip()
+        return
+    m = _GOAL_GIVEN_UP.search(said)
+    if m:
+        out["status"], out["title"] = "abandoned", (m.group("t") or m.group("tz")).strip()
+
+
 def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any]) -> dict[str, Any]:
     out = dict(args)
+    if "location" in props and "title" in props and not action.startswith(CREATES):
+        _new_place(text, out)
     has_when = any(isinstance(v, str) and "照抄用户的说法" in str(props.get(k, {}).get("description", ""))
                    for k, v in out.items())
     lookup = not action.startswith(CREATES)
@@ -341,6 +487,8 @@ def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
                 rest = dash.group("rest").strip(" .")
                 value = rest if key == "content" else re.split(r"\s*,\s*", rest)[0]
             out[key] = en_name_words(value, has_when or lookup)
+            if key == "title" and "kind" in props:  # "wanna see Dune" less its "wanna": the show is Dune
+                out[key] = re.sub(r"^(?:see|watch)\s+(?=\S)", "", out[key], flags=re.I) or out[key]
             said_day = re.search(r"\b(?P<day>yesterday|today|tonight|(?:mon|tues|wednes|thurs|fri|satur|sun)day)(?:'s|’s)\s+"
                                  + re.escape(out[key]), text, re.I)
             if said_day and "date" in props and not out.get("date"):  # "Log yesterday's meditation"
@@ -381,6 +529,8 @@ def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
     _money(text, action, props, out)
     if "start" in props:
         _event(text, props, out)
+    if "add" in props and "progress" in props:
+        _goal_progress(text, out)
     return out
 
 
@@ -425,13 +575,26 @@ def _zh_more(text: str, action: str, props: Mapping[str, Any], out: dict[str, An
             out["amount"] = int(number) if number.is_integer() else number
 
 
+# The words before an author's name that are no name ("书单里加一本刘慈欣的…", "我在读余华的…"),
+# and what an author's name never holds ("《三体》我想读", "给女儿睡前读的").
+_BOOK_LEAD_ZH = re.compile(r"^.*(?:读|看|本|加|在|了|是|把|买|借|送|听|有|：|:)")
+_NOT_AN_AUTHOR_ZH = re.compile(r"[我你他她给读看想了完在把加放记]")
+
+
 def _book(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
     """A book's author said beside its title: "《三体》，刘慈欣的", "Project Hail Mary by Andy Weir"."""
     title = out.get("title")
     if "author" not in props or out.get("author") or not isinstance(title, str):
         return
-    m = re.search(r"《(?P<t>[^》]+)》\s*[，,]?\s*(?:作者(?:是)?)?(?P<a>[\u4e00-\u9fff·]{2,6}?)(?:的|写的|著)?(?:[，,。]|$)", text)
+    m = re.search(r"(?P<a>[\u4e00-\u9fff·]{2,12})(?:的|写的|著的?)《(?P<t>[^》]+)》", text)  # "在读余华的《活着》"
     if m:
+        author = _BOOK_LEAD_ZH.sub("", m.group("a"))
+        if 2 <= len(author) <= 6:
+            out["title"], out["author"] = m.group("t").strip(), author
+            return
+    m = re.search(r"《(?P<t>[^》]+)》\s*[，,]?\s*(?P<by>作者(?:是)?)?(?P<a>[\u4e00-\u9fff·]{2,6}?)(?P<of>的|写的|著)?(?:[，,。]|$)",
+                  text)
+    if m and (m.group("by") or m.group("of")) and not _NOT_AN_AUTHOR_ZH.search(m.group("a")):  # "《三体》，刘慈欣的"
         out["title"], out["author"] = m.group("t").strip(), m.group("a").strip()
         return
     m = re.match(r"^(?P<t>.+?)\s+by\s+(?P<a>[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){0,3})\b", title)

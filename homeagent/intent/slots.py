@@ -39,7 +39,7 @@ _TAIL_RE = re.compile(r"(?:[\s，,]*(?:吧|呀|啊|哦|呢|好吗|好不好|谢�
 _NUM = NUM
 _CLOCK = (rf"(?:凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里)?\s*{_NUM}\s*[点點时:：]\s*(?:半|一刻|三刻|{_NUM}\s*分?)?"
           r"|(?:凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|下班前|下班后|下班)")
-_DAY_ZH = (r"(?:大后天|大前天|后天|前天|今天|今日|今晚|今早|明天|明日|明晚|明早|昨天|昨晚|昨日|"
+_DAY_ZH = (r"(?:大后天|大前天|后天|前天|今天|今日|今晚|今早|今儿个|今儿|明天|明日|明晚|明早|明儿个|明儿|昨天|昨晚|昨日|"
            rf"(?:下下|下个?|上个?|这个?|本)?\s*(?:周|星期|礼拜)[一二三四五六日天末]|下周|上周|本周|这周|下个?月\s*{_NUM}\s*[号日]|下个?月|"
            rf"{_NUM}\s*月\s*(?:底|末)|月底|月末|年底|年末|{_NUM}\s*月\s*{_NUM}\s*[日号]?|{_NUM}\s*[号日](?!\s*[后前元])|半\s*个?\s*(?:小时|钟头)\s*(?:后|以后|之后)|"
            rf"{_NUM}\s*个?\s*(?:分钟|小时|天|周|星期|个月)\s*(?:后|以后|之后|前|以前|之前)|本月|这个月|上个月|今年|"
@@ -76,15 +76,15 @@ _ENUM_WORDS: dict[str, tuple[str, ...]] = {
     "lent": ("借给", "借走", "lent", "borrowed my", "borrowed from me"),
     "borrowed": ("借了", "向", "borrowed", "from"),
     "paused": ("暂停", "pause"),
-    "want": ("想看", "想读", "want to"),
+    "want": ("想看", "想读", "want to", "wanna", "watch list", "watchlist", "want-to-watch"),
     "breakfast": ("早饭", "早餐", "breakfast"), "lunch": ("午饭", "午餐", "lunch"),
     "dinner": ("晚饭", "晚餐", "dinner", "supper"), "snack": ("零食", "加餐", "下午茶", "夜宵", "宵夜", "snack", "snacked", "snacks"),
     "daily": ("每天", "每日", "天天", "daily", "every day"), "weekly": ("每周", "每星期", "每个星期", "weekly", "every week"),
     "sleep": ("睡眠", "睡得", "sleep"), "body": ("体重", "weight"), "diary": ("日记", "diary"),
     "medium": ("中等优先级", "优先级中等", "普通优先级", "优先级普通", "优先级一般", "medium priority", "normal priority"),
-    "read": ("读过", "读完", "看完这本", "已读", "finished reading", "have read", "already read"),
-    "reading": ("在读", "正在读", "在看这本", "currently reading", "reading"),
-    "tv": ("电视剧", "连续剧", "美剧", "韩剧", "日剧", "剧集", "tv show", "tv series", "series", "show"),
+    "read": ("读过", "读完", "看完这本", "啃完", "已读", "finished reading", "have read", "already read"),
+    "reading": ("在读", "正在读", "在看这本", "在看", "currently reading", "reading"),
+    "tv": ("电视剧", "连续剧", "美剧", "韩剧", "日剧", "剧集", "这部剧", "的剧", "部剧", "tv show", "tv series", "series", "show"),
     "anime": ("动漫", "动画", "番剧", "新番", "anime", "cartoon"),
     "documentary": ("纪录片", "documentary", "docuseries"),
     "watching": ("在看", "在追", "正在看", "追剧", "watching"),
@@ -458,7 +458,7 @@ _COMMAND_EN_WORDS = frozenset(re.findall(r"\S+",
     "put add save log write note jot record track store keep remember hang mark tick cross count it that this them him her "
     "one down in into on onto to my the our a please for me list lists calendar contacts contact watchlist wishlist "
     "inventory address birthday notes reading shopping grocery can you could would just and also off too thanks "
-    "there here now"))
+    "there here now stick pop pin file diary planner watch"))
 
 
 def command_clause(clause: str) -> bool:

@@ -60,8 +60,8 @@ _LEND_MORE = (
     re.compile(r"(?P<person>[A-Z][\w'-]*)\s+(?:returned|gave back|brought back|handed back)\s+(?:my|our|the|a|an)\s+"
                r"(?P<item>[\w' -]+?)(?=[,.!]|$|\s+(?:today|yesterday|this))"),
     re.compile(r"把(?P<item>[\u4e00-\u9fffA-Za-z0-9]{1,8}?)借给了?(?:楼下的?|隔壁的?|同事|朋友|邻居)?(?P<person>[\u4e00-\u9fff]{1,4}?)(?:了|[，,。]|$)"),
-    re.compile(r"从(?P<person>[\u4e00-\u9fff]{1,4}?)(?:那里|那儿|那|这)借了?(?:一[个把台本件辆只]|个)?(?P<item>[\u4e00-\u9fffA-Za-z0-9]{1,10}?)"
-               r"(?:[，,。]|$)"),
+    re.compile(r"从(?P<person>[\u4e00-\u9fff]{1,4}?)(?:那里|那儿|那|这)借了?(?:一[个把台本件辆只]|[个本把])?《?(?P<item>[\u4e00-\u9fffA-Za-z0-9]{1,10}?)"
+               r"》?(?:[，,。]|$)"),
 )
 _THAT_RE = re.compile(r"^(?:down\s+)?(?:that|saying|says|reading|to say)\s+(?=\S)", re.I)
 _QUOTES_RE = re.compile(r"[“\"「『‘](?P<q>[^”\"」』’]{1,40})[”\"」』’]"
