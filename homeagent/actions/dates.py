@@ -391,6 +391,10 @@ def _clock_time(s: str) -> time | None:
         if part is None:
             return None
         return time(part[0], 0)
+    if part is not None and hour == 12 and (part[0] >= 18 or part[0] == 3) and m is not None and re.search("[点點时時]", m.group(0)):
+        # 晚上12点 / 凌晨12点 is midnight: the end of the day said (as "midnight" is), or
+        # past it when minutes follow (晚上12点半 is 0:30).
+        return time(23, 59) if part[0] >= 18 and not minute else time(0, int(minute or 0))
     if part is not None and part[1] and hour < 12:
         hour += 12
     elif part is not None and part[0] == 12 and hour < 6:

@@ -160,6 +160,17 @@ def test_a_day_of_the_month_said_in_english(said: str, expected: datetime) -> No
     assert parse_when(said, NOW).value == expected
 
 
+@pytest.mark.parametrize(("said", "prefer", "expected"), [
+    ("今晚12点", "future", datetime(2026, 3, 4, 23, 59, tzinfo=TZ)),  # midnight, as "midnight" is
+    ("晚上12点", "past", datetime(2026, 3, 3, 23, 59, tzinfo=TZ)),
+    ("凌晨12点半", "past", datetime(2026, 3, 4, 0, 30, tzinfo=TZ)),
+    ("晚上12点半", "past", datetime(2026, 3, 4, 0, 30, tzinfo=TZ)),
+    ("中午12点", "future", datetime(2026, 3, 4, 12, 0, tzinfo=TZ)),
+])
+def test_twelve_at_night_is_midnight_not_noon(said: str, prefer: str, expected: datetime) -> None:
+    assert parse_when(said, NOW, prefer=prefer).value == expected  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize(("said", "first", "last"), [
     ("这礼拜", date(2026, 3, 2), date(2026, 3, 8)),
     ("上个礼拜", date(2026, 2, 23), date(2026, 3, 1)),
