@@ -139,10 +139,14 @@ def _repeat_code(value: Any) -> str | None:
         return None
 
 
+_COUNT_WORDS_EN = {"a": "1", "an": "1", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6"}
+
+
 def _counted(value: str) -> str:
     def digits(m: re.Match[str]) -> str:
         number = parse_number(m.group(0))
         return m.group(0) if number is None else f"{number:g}"
+    value = re.sub(r"^(?:an?|one|two|three|four|five|six)\b", lambda m: _COUNT_WORDS_EN[m.group(0).casefold()], value.strip(), flags=re.I)
     return _norm(re.sub(r"[零一二两三四五六七八九十百千万半]+(?=\s*[\u4e00-\u9fff])", digits, value))
 
 
@@ -174,7 +178,9 @@ def key_right(item: dict[str, Any], calls: list[tuple[str, dict[str, Any]]], key
             return False
         day = start if key == "from" else end
         return day is not None and day.isoformat() == str(expected)[:10]
-    if isinstance(expected, list):
+    if isinstance(expected, list) and isinstance(first.get(key), list):  # a list slot (ingredients, tags)
+        return sorted(_norm(v) for v in first[key]) == sorted(_norm(e) for e in expected)
+    if isinstance(expected, list):  # one call per value ("milk and eggs": two items)
         got = sorted(_norm(args.get(key, "")) for _, args in calls)
         return got == sorted(_norm(e) for e in expected)
     return arg_matches(item["action"], key, expected, first.get(key))
