@@ -80,7 +80,7 @@ async def _record(c: Call, table: str, row: dict[str, Any], zh: str, en: str) ->
     "记录梦境（梦见、梦到、做梦）/ Record a dream (dreamt, dreamed)",
     {"content": s("梦的内容 / the dream"), "mood": s("醒来的感受 / how it felt"), "date": when("哪天晚上，默认今天 / which night")},
     required=["content"],
-    examples=[("我昨晚梦见自己在飞", {"content": "梦见自己在飞", "date": "昨晚"}), ("I dreamt I was back at school", {"content": "I was back at school"})],
+    examples=[("我昨晚梦见自己在飞", {"content": "自己在飞", "date": "昨晚"}), ("I dreamt I was back at school", {"content": "back at school"})],
 )
 async def record_dream(c: Call) -> ToolOutput:
     content = c.need("content")

@@ -21,6 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from homeagent.intent.fuzzy import INTERJECTIONS_ZH
+from homeagent.intent.records import record_words
 from homeagent.numbers import NUM, parse_number
 
 _HAN = r"\u4e00-\u9fff"
@@ -531,6 +532,7 @@ def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
         _event(text, props, out)
     if "add" in props and "progress" in props:
         _goal_progress(text, out)
+    record_words(text, action, props, out)
     return out
 
 

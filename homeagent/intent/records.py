@@ -1,0 +1,388 @@
+"""What a health or diary record says besides its name: when someone went to bed and got
+up and how they slept, a medicine's dose, a mood's score and its degree words, what a dream
+was and how it felt on waking.
+
+Each function reads the utterance and the slots filled so far and fills or trims the
+record's own keys; none invents a value the utterance does not say."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from homeagent.numbers import parse_number
+
+_CLOCK_ZH = r"[\d一二两三四五六七八九十]{1,3}\s*[点點:：]\s*(?:半|一刻|三刻|[\d一二三四五六七八九十]{1,3}\s*分?)?"
+_NIGHT_ZH = r"(?:昨晚|昨天晚上|昨夜|今晚|晚上|夜里|半夜|凌晨)"
+_MORNING_ZH = r"(?:今天早上|今早|早上|早晨|上午|中午|凌晨)"
+_BED_ZH = re.compile(rf"(?P<w>{_NIGHT_ZH}?\s*{_CLOCK_ZH})\s*(?:多)?(?:才|就)?(?:上床|入睡|睡着|睡觉|睡的|睡)")
+_WAKE_ZH = re.compile(rf"(?P<w>{_MORNING_ZH}?\s*{_CLOCK_ZH})\s*(?:多)?(?:才|就)?(?:起床|起来|起的|醒的|醒来|醒了|醒|起)")
+_EN_CLOCK = r"\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?(?![\w:])"
+_BED_EN = re.compile(rf"\b(?:went to bed|go to bed|to bed|in bed|bed|fell asleep|asleep|lights out|slept)\s+(?:at|around|about|by)\s+"
+                     rf"(?:around\s+|about\s+)?(?P<w>{_EN_CLOCK})", re.I)
+_WAKE_EN = re.compile(rf"\b(?:woke(?:\s+up)?|wake(?:\s+up)?|got up|get up|up|awake|rose)\s+(?:at|around|about|by)\s+"
+                      rf"(?:around\s+|about\s+)?(?P<w>{_EN_CLOCK})", re.I)
+_QUALITY_ZH = re.compile(r"(?:睡得|睡眠质量|质量)\s*(?P<q>(?:很|挺|特别|非常|不太|比较|超级?|还算|还|真)?(?:不错|一般|糟糕|不好|好|差|香|烂|沉|浅|踏实))")
+_QUALITY_EN = re.compile(r"\bslept\s+(?P<a>great|well|badly|poorly|terribly|fine|okay|ok|awfully|soundly|like a log|so-so)\b"
+                         r"|\b(?P<b>terrible|bad|good|great|awful|rough|restless|poor|decent|lovely|broken|solid)\s+(?:night|sleep)\b"
+                         r"|\bsleep\s+quality\s+(?:was\s+|is\s+)?(?P<c>\w+)", re.I)
+
+
+def _hour(clock: str) -> int | None:
+    m = re.match(r"\s*(\d{1,2}|[一二两三四五六七八九十]{1,3})", clock)
+    number = parse_number(m.group(1)) if m else None
+    return None if number is None else int(number)
+
+
+def sleep(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """"昨晚11点睡的，早上6点半起" → bedtime 昨晚11点, wake 早上6点半; "went to bed at 11:30,
+    up at 7" → bedtime 11:30 pm, wake 7 am; "睡得很差" / "terrible night" → the quality."""
+    said_date = out.get("date")
+    if "bedtime" in props and not out.get("bedtime"):
+        m = _BED_ZH.search(text)
+        if m:
+            value = m.group("w").strip()
+            if not re.match(_NIGHT_ZH, value):  # a bare hour to bed: at night, or the small hours
+                hour = _hour(value)
+                value = ("凌晨0" + re.sub(r"^\s*(?:12|十二)", "", value) if hour == 12
+                         else ("凌晨" if hour is not None and hour < 5 else "晚上") + value)
+            out["bedtime"] = value
+        elif m := _BED_EN.search(text):
+            value = m.group("w").strip()
+            if not re.search(r"[ap]\.?m\.?$", value, re.I):
+                hour = _hour(value)
+                value += " am" if hour is not None and (hour < 5 or hour == 12) else " pm"
+            out["bedtime"] = value
+    if "wake" in props and not out.get("wake"):
+        m = _WAKE_ZH.search(text)
+        if m and not (out.get("bedtime") and m.group("w").strip() in str(out["bedtime"])):
+            value = m.group("w").strip()
+            out["wake"] = value if re.match(_MORNING_ZH, value) else "早上" + value
+        elif m := _WAKE_EN.search(text):
+            value = m.group("w").strip()
+            out["wake"] = value if re.search(r"[ap]\.?m\.?$", value, re.I) else value + " am"
+    if isinstance(said_date, str) and (out.get("bedtime") or out.get("wake")) and re.search(r"\d|[点點]", said_date):
+        del out["date"]  # the day slot took the hour of going to bed ("昨晚11点", "at 11:30"): no day
+    if "quality" in props and not out.get("quality"):
+        if m := _QUALITY_ZH.search(text):
+            out["quality"] = m.group("q")
+        elif m := _QUALITY_EN.search(text):
+            out["quality"] = next(g for g in m.groups() if g)
+
+
+_DOSE_UNIT_EN = (r"(?:capsules?|tablets?|pills?|drops?|puffs?|sprays?|spoonfuls?|teaspoons?|tablespoons?|tsp|tbsp|sachets?|doses?"
+                 r"|gummies|gummy|lozenges?|patch(?:es)?|injections?|shots?)")
+_DOSE_EN = re.compile(rf"\b(?P<n>\d+(?:\.\d+)?|one|two|three|four|five|six|half a|an?)\s+(?P<u>{_DOSE_UNIT_EN})\b", re.I)
+_COUNT_BEFORE_NAME_EN = re.compile(r"\b(?:took|take|taken|had|gave\s+\w+|give\s+\w+|swallowed)\s+(?P<n>\d+|one|two|three|four|five|six)\s+(?=[a-z])",
+                                   re.I)
+_GAVE_SOMEONE_EN = re.compile(r"^(?:i\s+)?(?:just\s+)?(?:gave|give)\s+(?:[A-Z][a-z]+|him|her|them|the \w+)\s+(?:(?:some|his|her|their)\s+)?", )
+_WHO_LEAD_ZH = re.compile(r"^(?:我|爸爸|妈妈|老爸|老妈|爸|妈|奶奶|爷爷|外婆|外公|姥姥|姥爷|孩子|宝宝|小宝|老人|老公|老婆)?\s*"
+                          r"(?:今天|今早|早上|中午|晚上|刚才|刚刚|刚|已经)?\s*(?:的)?\s*(?=\S{2})")
+_TAKEN_TAIL_ZH = re.compile(r"(?<=\S{2})\s*(?:已经|刚刚?|都|也)?\s*(?:吃过了|吃了|吃过|服了|服过|喝了|用了|抹了|滴了|打过了|打了|打过|打|注射了|喷了|贴了)?\s*(?:已经)?$")
+
+
+def medicine(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """"我刚吃了一片布洛芬" → 布洛芬; "爸今天的降压药已经吃了" → 降压药; "one capsule" → that
+    dose; "took two paracetamol" → a dose of two; "gave Lily 5ml of Calpol" → Calpol."""
+    name = out.get("medicine")
+    if isinstance(name, str) and name.strip():
+        if re.search("[\u4e00-\u9fff]", name):
+            trimmed = _TAKEN_TAIL_ZH.sub("", _WHO_LEAD_ZH.sub("", name.strip())).strip()
+            out["medicine"] = trimmed or name
+        else:
+            out["medicine"] = _GAVE_SOMEONE_EN.sub("", name.strip()).strip() or name
+    if "dose" in props and not out.get("dose") and text.isascii():
+        if m := _DOSE_EN.search(text):
+            out["dose"] = m.group(0)  # as said: "one capsule"
+        elif m := _COUNT_BEFORE_NAME_EN.search(text):
+            out["dose"] = m.group("n")
+
+
+_DEGREE_ZH = re.compile(r"^(?:今天|现在|此刻|这会儿|最近|这两天|今晚|早上)?\s*(?:心情|感觉|觉得)?\s*"
+                        r"(?:有点儿?|有些|很|挺|特别|非常|比较|超级?|好|太|蛮|真的?)\s*(?=\S)")
+_RECORD_AS_ZH = re.compile(r"^(?:心情)?(?:记成|记为|记作|写成|算是?)\s*(?=\S)")
+_MOOD_AS_EN = re.compile(r"\bmood\s+(?:as|is|was|to|at)\s+(?P<m>[a-z][\w '-]*?)\s*[.!]?$", re.I)
+_SCORE_EN = re.compile(r"\b(?:maybe\s+|like\s+|about\s+|around\s+)?(?:a|an)\s+(?P<n>[1-5])(?:\s*(?:/|out of)\s*5)?\s*[.!]?$"
+                       r"|\b(?P<m>[1-5])\s*(?:/|out of)\s*5\b|\b(?:score|rating|rate(?:\s+it)?)\s*(?:of|is|:)?\s*(?P<k>[1-5])\b", re.I)
+
+
+def mood(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """"今天很开心" → 开心, "记成平静" → 平静, "put down my mood as content" → content,
+    "maybe a 2" → a score of 2."""
+    value = out.get("mood")
+    if isinstance(value, str) and value.strip():
+        if re.search("[\u4e00-\u9fff]", value):
+            trimmed = _DEGREE_ZH.sub("", _RECORD_AS_ZH.sub("", value.strip()))
+            # "很开心" is 开心, but "挺好" stays whole: a one-character mood keeps its degree word.
+            out["mood"] = trimmed if len(trimmed) >= 2 else _RECORD_AS_ZH.sub("", value.strip())
+        elif m := _MOOD_AS_EN.search(text):
+            out["mood"] = m.group("m")
+    if "score" in props and out.get("score") in (None, "") and text.isascii() and (m := _SCORE_EN.search(text)):
+        out["score"] = int(next(g for g in m.groups() if g))
+        note = out.get("note")
+        if isinstance(note, str) and _SCORE_EN.search(note) and len(note) < 20:
+            del out["note"]
+
+
+_DREAMT_ZH = re.compile(r"^(?:昨晚|昨天晚上|昨夜|今早|晚上)?\s*(?:我)?\s*(?:又|做梦)?(?:梦见|梦到|梦里|梦着|做了个梦，?)\s*(?:了)?\s*(?=\S)")
+_DREAMT_EN = re.compile(r"^(?:last night\s*,?\s*)?(?:i\s+)?(?:dreamt|dreamed|dream|had a dream|had this dream)\s+(?:that\s+|about\s+|of\s+)?"
+                        r"|^(?:i\s+was\s+|i\s+am\s+|i'm\s+)(?=\w+ing\b)", re.I)
+_I_WAS_EN = re.compile(r"^(?:i\s+was|i'm|i\s+am)\s+(?=\S)", re.I)
+_WOKE_ZH = re.compile(r"[，,。\s]*(?:醒来|醒了以后|醒了|醒后|感觉|觉得)(?:以后|之后)?\s*(?:有点儿?|有些|很|挺|特别|非常|好|超级?)?\s*"
+                      r"(?P<m>[\u4e00-\u9fff]{1,4}?)(?:了|的)?\s*(?=[，,。]|$)")
+_WOKE_EN = re.compile(r"[,.;\s]+(?:and\s+)?(?:it\s+)?(?:felt|feeling|woke\s+up|woke|i\s+woke\s+up|i\s+felt)\s+(?:so\s+|really\s+|very\s+|pretty\s+|kind of\s+)?"
+                      r"(?P<m>[a-z][a-z -]{1,20}?)\s*[.!]?$", re.I)
+
+
+def dream(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """"梦见自己在考试" → 自己在考试; "醒来有点难过" → mood 难过 (and out of the dream);
+    "I dreamt I was late for an exam" → late for an exam; "it felt amazing" → mood amazing."""
+    content = out.get("content")
+    if not isinstance(content, str) or not content.strip():
+        return
+    content = content.strip()
+    if re.search("[\u4e00-\u9fff]", content):
+        said = re.search(r"(?:梦见|梦到)(?P<c>[^，,。；;]+?)(?:了)?(?=[，,。；;]|$)", text)
+        if said and not re.search(r"梦见|梦到", content) and said.group("c").strip() not in content:
+            content = said.group("c").strip()  # the slot took the wrong clause ("醒来有点难过")
+        woke = _WOKE_ZH.search(content) or _WOKE_ZH.search(text)
+        if woke and "mood" in props and not out.get("mood"):
+            out["mood"] = woke.group("m")
+        if woke and woke.group(0) in content:
+            content = content.replace(woke.group(0), "").strip(" ，,。") or content
+        content = _DREAMT_ZH.sub("", content) or content
+        out["content"] = content.removesuffix("了") if len(content) > 3 and content.endswith("了了") else content
+        return
+    woke_en = _WOKE_EN.search(content)
+    if woke_en and "mood" in props and not out.get("mood"):
+        out["mood"] = woke_en.group("m").strip()
+        content = content[:woke_en.start()].strip(" ,.;") or content
+    content = _DREAMT_EN.sub("", content).strip()
+    content = _I_WAS_EN.sub("", content).strip() or content
+    out["content"] = re.sub(r"[,;]?\s*(?:log|save|record|note) it\.?$", "", content, flags=re.I).strip() or content
+
+
+_HOWTO_ZH = re.compile(r"(?:把|记下|记一下|存一下)?\s*(?P<d>[^，,：:。把]{2,12}?)的(?:做法|菜谱|食谱)(?:记下来|记一下|存一下|存下来|记住|写下来)?\s*[：:，,]\s*")
+_HEAD_ZH = re.compile(r"(?P<kw>菜谱|食谱|配方)\s*[：:，,]\s*")
+_COMMAND_ZH = re.compile(r"[帮我给存记个一下新加添保写录把个道份]")
+_HEAD_EN = re.compile(r"\b(?P<kw>recipe)\b(?:\s+for\s+|\s*[:,]\s*)", re.I)
+_COMMAND_EN = re.compile(r"\b(?:please|can you|could you|save|add|keep|store|new|a|an|this|my|log|record|write down|jot down|here'?s|here is)\b", re.I)
+_STEP_ZH = re.compile(r"先|再|然后|最后|炒|煎|煮|焯|炖|蒸|烤|倒|腌|切|拌|收汁|翻|焖|下锅|出锅|分钟|小火|大火")
+_STEP_EN = re.compile(r"\b(?:melt|add|cook|bake|mix|stir|fry|boil|chop|preheat|then|first|simmer|whisk|pour|blend|roast|grill"
+                      r"|season|serve|minutes?|heat|saut[eé]|knead|marinate)\b", re.I)
+_INGREDIENTS_LEAD = re.compile(r"^(?:要|需要|用|材料|食材|用料|配料)\s*(?:是|有)?\s*[：:]?\s*|^(?:ingredients|you need|you'll need)\s*[:,-]?\s*",
+                               re.I)
+
+
+def _recipe_body(text: str) -> tuple[str, str] | None:
+    """(dish, what follows it) when the dish is said after the recipe's command words."""
+    if m := _HOWTO_ZH.search(text):
+        return m.group("d").strip(), text[m.end():]
+    zh = re.search("[\u4e00-\u9fff]", text) is not None
+    m = (_HEAD_ZH if zh else _HEAD_EN).search(text)
+    if m is None:
+        return None
+    before = (_COMMAND_ZH if zh else _COMMAND_EN).sub("", text[:m.start()])
+    if re.search(r"\w", before):
+        return None  # "Add my mum's shepherd's pie recipe": the dish came first
+    body = text[m.end():].strip()
+    if zh:
+        dish, _, rest = (re.split(r"([：:，,])", body, maxsplit=1) + ["", ""])[:3]
+    elif ":" in body:
+        dish, _, rest = body.partition(":")
+    elif m2 := re.search(r"\s+with\s+", body):
+        dish, rest = body[:m2.start()], body[m2.end():]
+    else:
+        dish, _, rest = body.partition(",")
+    return (dish.strip(" ，,"), rest.strip(" ，,")) if dish.strip(" ，,") else None
+
+
+def recipe(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """"存个菜谱：番茄炒蛋，番茄和鸡蛋，先炒蛋再炒番茄" → the dish 番茄炒蛋, ingredients 番茄 and
+    鸡蛋, steps 先炒蛋再炒番茄; "save a recipe for banana bread: bananas, flour, eggs" → the
+    dish and its ingredients; "…的做法记下来：鸡翅焯水，…" → the steps."""
+    found = _recipe_body(text.strip().rstrip("。.!！"))
+    if found is None:
+        return
+    dish, rest = found
+    out["dish"] = dish
+    zh = re.search("[\u4e00-\u9fff]", text) is not None
+    clauses = [c for c in re.split(r"[，,；;]\s*", rest) if c.strip()]
+    step_at = next((i for i, c in enumerate(clauses) if (_STEP_ZH if zh else _STEP_EN).search(c)), None)
+    if zh and step_at is not None and step_at > 0 and not re.search(r"[、和及]", "".join(clauses[:step_at])) \
+            and not _INGREDIENTS_LEAD.match(clauses[0]):
+        step_at = 0  # (one clause before the steps that lists nothing is a step too)
+    if step_at is not None and "steps" in props and not out.get("steps"):
+        said = rest.find(clauses[step_at])
+        out["steps"] = rest[said:].strip(" ，,。.")
+    listed = clauses[:step_at] if step_at is not None else clauses
+    if listed and "ingredients" in props and not out.get("ingredients"):
+        words = _INGREDIENTS_LEAD.sub("", "，".join(listed))
+        parts = [p.strip(" .") for p in re.split(r"[、，,]\s*|\s*(?:和|及|以及)\s*|\s+(?:and|&)\s+|,\s*and\s+", words) if p and p.strip(" .")]
+        if len(parts) >= 2:
+            out["ingredients"] = parts
+    note = out.get("note")
+    if isinstance(note, str) and note.strip() and note.strip(" ，,。.") in rest:
+        del out["note"]  # the note was a piece of the steps or the list
+
+
+_HAN = "\u4e00-\u9fff"
+_HOSPITAL_ZH = re.compile(rf"(?:在|去|到|上)?\s*(?P<h>[{_HAN}A-Za-z0-9]{{2,10}}?(?:医院|诊所|卫生院|门诊部|卫生服务中心|医疗中心|体检中心|牙科|口腔))"
+                          rf"(?P<d>[{_HAN}]{{1,5}}?科)?(?=看|就诊|挂|复查|检查|做|拍|拿|开|输|打|的|了|，|,|$)")
+_DEPARTMENT_ZH = re.compile(rf"(?:挂了?|去|在|看了?)\s*(?P<d>[{_HAN}]{{1,5}}?科)(?:的)?(?:号|门诊)?")
+_DOCTOR_ZH = re.compile(rf"(?P<doc>[{_HAN}]{{1,3}}(?:医生|大夫|主任))(?=说|讲|建议|嘱咐|让|看|开)")
+_DIAGNOSIS_ZH = re.compile(r"(?:医生|大夫|主任)?(?:说是|说是个|诊断(?:为|是)|确诊(?:为|是|了)?|查出(?:来)?(?:是|了)?)\s*(?P<x>[^，,。；;]{2,16})")
+_SAID_ZH = re.compile(r"(?:医生|大夫|主任)(?:说|讲|建议|嘱咐|让)(?!是)\s*(?P<n>[^，,。；;]{2,30})")
+_BECAUSE_ZH = re.compile(rf"因为\s*(?P<r>[{_HAN}A-Za-z0-9]{{1,10}}?)(?:去|到|在|看|上|挂|，|,|$)")
+_PATIENT_ZH = re.compile(r"^(?:我|爸爸|妈妈|老爸|老妈|爸|妈|奶奶|爷爷|外婆|外公|姥姥|姥爷|孩子|宝宝|小宝|儿子|女儿|老公|老婆)\s*"
+                         r"(?:今天|昨天|前天|早上|上午|下午)?\s*(?:去|又|带\S{1,3}去)?\s*(?=\S{2})")
+_DOCTOR_EN = re.compile(r"\b(?P<doc>(?:Dr\.?|Doctor)\s+[A-Z][\w'-]+)")
+_HOSPITAL_EN = re.compile(r"\b(?:at|to)\s+(?:the\s+)?(?P<h>(?:[A-Z][\w'.-]*\s+){1,4}(?:Clinic|Hospital|Medical Cent(?:er|re)|Health Cent(?:er|re)|Surgery|Infirmary))\b")
+_DIAGNOSIS_EN = re.compile(r"\b(?:said it(?:'s| is| was)|diagnosed (?:with|as)|turned out to be|it's|it was)\s+(?:a\s+|an\s+)?(?P<x>[a-z][\w -]{1,30}?)\s*[.!]?$",
+                           re.I)
+_SPECIALIST_EN = r"(?:eye doctor|dentist|dermatologist|orthodontist|optician|optometrist|pediatrician|paediatrician|cardiologist|physio|physiotherapist|GP|ENT)"
+_SAW_EN = re.compile(rf"\b(?:saw|seen|see|visited|went to|go to|at)\s+(?:the|a|an|our|my|his|her)?\s*(?P<d>{_SPECIALIST_EN})\b", re.I)
+_FOR_EN = re.compile(r"\bfor\s+(?:a\s+|an\s+|my\s+|his\s+|her\s+|their\s+|the\s+)?(?P<r>[a-z][a-z -]{1,30}?)"
+                     r"(?=\s+(?:today|yesterday|this|last|on|at|with|and)\b|\s*[,.;]|$)", re.I)
+
+
+def medical(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """A visit's hospital, department, doctor and diagnosis out of its reason: "在儿童医院
+    呼吸科看的，医生说是支原体感染", "Dr. Patel at Riverside Clinic said it's strep"; the reason
+    without the patient ("小宝发烧" → 发烧) or the trip ("因为湿疹去…" → 湿疹)."""
+    if re.search(f"[{_HAN}]", text):
+        if (m := _HOSPITAL_ZH.search(text)) and not out.get("hospital"):
+            out["hospital"] = re.split(r"去|在|到|因为", m.group("h"))[-1]
+            if m.group("d") and not out.get("department"):
+                out["department"] = m.group("d")
+        if not out.get("department") and (m := _DEPARTMENT_ZH.search(text)):
+            out["department"] = m.group("d")
+        if not out.get("doctor") and (m := _DOCTOR_ZH.search(text)):
+            out["doctor"] = m.group("doc")
+        if not out.get("diagnosis") and (m := _DIAGNOSIS_ZH.search(text)):
+            out["diagnosis"] = m.group("x").strip()
+        said = _SAID_ZH.search(text)
+        if said and out.get("doctor") and not out.get("note"):
+            out["note"] = said.group("n").strip()  # what the doctor said
+        note = out.get("note")
+        if isinstance(note, str) and (out.get("hospital") or out.get("diagnosis") or out.get("doctor")):
+            kept = [c for c in re.split(r"[，,]\s*", note) if c and not any(str(out.get(k, "")) and str(out[k]) in c
+                                                                               for k in ("hospital", "department", "diagnosis"))]
+            if said and out.get("doctor"):
+                kept = [said.group("n").strip() if said.group("n") in c else c for c in kept]
+            if kept:
+                out["note"] = "，".join(kept)
+            else:
+                del out["note"]
+        reason = out.get("reason")
+        if isinstance(reason, str) and reason.strip():
+            if m := _BECAUSE_ZH.search(text):
+                reason = m.group("r")
+            elif isinstance(out.get("doctor"), str) and out["doctor"] in reason:
+                # The slot took what the doctor said: the reason is the visit's own clause.
+                first = next((c for c in re.split(r"[，,。；;]", text) if c.strip() and out["doctor"] not in c), "")
+                reason = re.sub(r"^.*?[：:]", "", first).strip() or reason
+            for key in ("hospital", "department"):  # "…去市一医院皮肤科": the trip is no reason
+                place = out.get(key)
+                if isinstance(place, str) and place and place in reason and reason.index(place) > 0:
+                    reason = reason[:reason.index(place)]
+            reason = re.sub(r"(?:去|到|在|上)$", "", _PATIENT_ZH.sub("", reason.strip()).strip()).strip(" ，,")
+            out["reason"] = reason or out["reason"]
+        return
+    if not out.get("doctor") and (m := _DOCTOR_EN.search(text)):
+        out["doctor"] = m.group("doc")
+    if not out.get("hospital") and (m := _HOSPITAL_EN.search(text)):
+        out["hospital"] = m.group("h").strip()
+    if not out.get("diagnosis") and (out.get("doctor") or out.get("hospital")) and (m := _DIAGNOSIS_EN.search(text)):
+        out["diagnosis"] = m.group("x").strip()
+    if not out.get("department") and (m := _SAW_EN.search(text)) and m.group("d").casefold() not in ("dentist", "gp"):
+        out["department"] = m.group("d")
+    reason = out.get("reason")
+    for key in ("doctor", "hospital"):  # "sore throat, Dr. Patel at …": the reason is what came before
+        said = out.get(key)
+        if isinstance(reason, str) and isinstance(said, str) and said and said in reason and reason.index(said) > 0:
+            reason = out["reason"] = re.split(r"\s*[,;]\s*", reason[:reason.index(said)])[0].strip(" ,") or reason
+    for_ = _FOR_EN.search(text)
+    # "Saw Dr. Lee for my back pain": what the visit was for, when the slot holds a piece of the rest
+    if for_ and (not isinstance(reason, str) or not reason or " " in reason.strip() or len(reason.strip()) <= 3):
+        out["reason"] = for_.group("r").strip()
+    note = out.get("note")
+    if isinstance(note, str) and any(isinstance(out.get(k), str) and out[k] and out[k] in note for k in ("doctor", "hospital")):
+        rest = note
+        for key in ("doctor", "hospital", "diagnosis", "reason"):
+            if isinstance(out.get(key), str) and out[key]:
+                rest = rest.replace(out[key], " ")
+        rest = re.sub(r"\b(?:at|said|it's|it is|for|my|the)\b", " ", rest)
+        if re.search(r"[A-Za-z]{3,}", rest):
+            out["note"] = re.sub(r"\s{2,}", " ", rest).strip(" ,.")
+        else:
+            del out["note"]
+
+
+_SEARCH_ZH = re.compile(r"(?:上网|联网|在网上|网上|去网上)\s*(?:帮我)?\s*(?:搜索?|查查?|找找?|搜搜|查询)\s*(?:一下)?\s*(?P<q>\S.*)$")
+_SEARCH_EN = re.compile(r"\b(?:look\s+up\s+online|look\s+online\s+for|search\s+online\s+for|(?:do|run)\s+an?\s+(?:web|online|internet)\s+search\s+(?:for|on)"
+                        r"|search\s+the\s+(?:web|internet|net)\s+(?:for|about)|google)\s+(?P<q>\S.*)$", re.I)
+
+
+def search(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """"上网搜一下明天杭州的天气" → 明天杭州的天气; "do a web search for flights…" → flights…:
+    the words after the search's own, when the slot kept a piece of the command."""
+    query = out.get("query")
+    m = (_SEARCH_ZH if re.search("[\u4e00-\u9fff]", text) else _SEARCH_EN).search(text.strip().rstrip("?？。.!！"))
+    if m is None:
+        return
+    found = m.group("q").strip()
+    if not isinstance(query, str) or not query.strip() or query.strip() not in found or re.search(r"\b(?:online|web)\b", query):
+        out["query"] = found
+
+
+_WEATHER_ZH = re.compile(r"(?:今天|今儿|外面|天气)?(?:是|很)?(?P<w>(?:大|小|毛毛|中)?(?:晴转多云|阴转晴|雷阵雨|阵雨|多云|晴天?|阴天?|下雨天?|雨天|下雪天?|雪天|大风天?|雾霾天?|闷热|降温了?))(?:天气)?")
+_WEATHER_EN = re.compile(r"(?:it was\s+|it's\s+)?(?:a\s+)?(?P<w>rainy|sunny|cloudy|snowy|windy|foggy|stormy|grey|gray|hot|freezing|cold|wet|drizzly)"
+                         r"(?:\s+(?:day|morning|afternoon|evening|out))?", re.I)
+_MOODS_ZH = (r"低落|开心|高兴|难过|伤心|焦虑|烦躁|郁闷|满足|疲惫|平静|兴奋|沮丧|失落|幸福|充实|崩溃|紧张|无聊|感动|生气|委屈|放松|愉快|轻松"
+             r"|累|烦|丧|爽")
+_MOOD_CLAUSE_ZH = re.compile(rf"(?:心情|感觉|觉得|人)?(?:有点儿?|有些|很|挺|特别|非常|比较|超级?|好|太|蛮|真)?(?P<m>(?:{_MOODS_ZH})(?:又(?:{_MOODS_ZH}))?)(?:了|的|啊)?")
+_MOODS_EN = (r"happy|sad|tired|exhausted|proud|anxious|stressed|calm|content|cosy|cozy|grateful|lonely|angry|upset|relaxed|excited|bored"
+             r"|drained|hopeful|frustrated|overwhelmed|peaceful|joyful|down|low|great|good|fine|awful|miserable|nervous|thankful|satisfied")
+_MOOD_CLAUSE_EN = re.compile(rf"(?:i\s+)?(?:felt|feel|feeling|i'm|i am|was|am)\s+(?:so\s+|really\s+|very\s+|pretty\s+|a bit\s+|kind of\s+)?"
+                             rf"(?P<m>(?:{_MOODS_EN})(?:\s+(?:but|and|yet)\s+(?:so\s+|really\s+|very\s+)?(?:{_MOODS_EN}))?)", re.I)
+
+
+def diary(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """A diary entry's weather and mood said as clauses of their own ("今天阴天，有点低落，…",
+    "rainy day, …, felt cosy", "I'm exhausted but proud, …"): kept in their slots, out of the
+    entry's words."""
+    content = out.get("content")
+    if not isinstance(content, str):
+        return
+    zh = re.search("[\u4e00-\u9fff]", content) is not None
+    clauses = [c.strip() for c in re.split(r"[，,；;。]\s*" if zh else r"\s*[,;]\s*|\.\s+", content) if c.strip()]
+    if len(clauses) < 2:
+        if isinstance(out.get("mood"), str) and zh:
+            out["mood"] = _DEGREE_ZH.sub("", out["mood"]) if len(_DEGREE_ZH.sub("", out["mood"])) >= 2 else out["mood"]
+        return
+    kept = []
+    for clause in clauses:
+        weather = (_WEATHER_ZH if zh else _WEATHER_EN).fullmatch(clause.rstrip("!.！"))
+        mood_said = (_MOOD_CLAUSE_ZH if zh else _MOOD_CLAUSE_EN).fullmatch(clause.rstrip("!.！"))
+        if weather and "weather" in props and not out.get("weather"):
+            out["weather"] = weather.group("w")
+        elif mood_said and "mood" in props and (not out.get("mood") or str(out["mood"]) in clause):
+            out["mood"] = mood_said.group("m")
+        else:
+            kept.append(clause)
+    if kept and len(kept) < len(clauses):
+        out["content"] = ("，" if zh else ", ").join(kept)
+
+
+_BY_ACTION = {"record_sleep": sleep, "record_medicine": medicine, "record_mood": mood, "record_dream": dream,
+              "add_recipe": recipe, "record_medical": medical,
+              "web_search": search, "write_diary": diary}
+
+
+def record_words(text: str, action: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """The record's own words, for the actions that have them."""
+    fill = _BY_ACTION.get(action)
+    if fill is not None:
+        fill(text, props, out)

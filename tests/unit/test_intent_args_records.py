@@ -1,0 +1,141 @@
+"""Argument filling for records with words of their own: a night's bedtime, waking and
+quality; a medicine's dose; a mood's degree and score; what a dream was and how it felt;
+a recipe's ingredients and steps; a doctor's visit; a diary entry's weather and mood; the
+words of a web search. The sentences are this file's own."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from homeagent.cli.tools import catalog
+from homeagent.clock import FakeClock
+from homeagent.intent import IntentLayer
+from homeagent.intent.training import all_templates
+from tests.unit.conftest import INTENT_NOW
+
+
+@pytest.fixture(scope="module")
+def filler() -> IntentLayer:
+    made = IntentLayer(catalog(), clock=FakeClock(INTENT_NOW))
+    made.templates = all_templates(made._action_defs())
+    return made
+
+
+def _plain(value: object) -> object:
+    return re.sub(r"^(?:the|a|an)\s+", "", value, flags=re.I) if isinstance(value, str) else value
+
+
+def _has(got: dict, expected: dict) -> bool:
+    return {k: _plain(got.get(k)) for k in expected} == {k: _plain(v) for k, v in expected.items()}
+
+
+@pytest.mark.parametrize(("text", "expected", "absent"), [
+    ("记一下睡眠：昨晚十一点半睡的，今早七点起", {"bedtime": "昨晚十一点半", "wake": "今早七点"}, "date"),
+    ("前天12点才睡，8点醒", {"bedtime": "凌晨0点", "wake": "早上8点"}, None),
+    ("log sleep: in bed at 10:45, woke up at 6", {"bedtime": "10:45 pm", "wake": "6 am"}, "date"),
+    ("昨晚睡得挺香，睡了7个半小时", {"quality": "挺香"}, None),
+    ("awful night, barely 5 hours", {"quality": "awful"}, None),
+    ("slept badly, maybe 6 hours", {"quality": "badly"}, None),
+])
+def test_a_night_s_sleep(filler: IntentLayer, text: str, expected: dict, absent: str | None) -> None:
+    got = filler.fill("record_sleep", text)
+    assert _has(got, expected), got
+    assert absent is None or absent not in got, got
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("我刚吃了两片维生素C", {"medicine": "维生素C", "dose": "两片"}),
+    ("妈今天的胰岛素已经打了", {"medicine": "胰岛素"}),
+    ("just took three ibuprofen", {"medicine": "ibuprofen", "dose": "three"}),
+    ("log the fish oil, two capsules", {"medicine": "fish oil", "dose": "two capsules"}),
+    ("gave Noah 10ml of cough syrup", {"medicine": "cough syrup", "dose": "10ml"}),
+])
+def test_a_medicine_and_its_dose(filler: IntentLayer, text: str, expected: dict) -> None:
+    got = filler.fill("record_medicine", text)
+    assert _has(got, expected), got
+    assert "note" not in got, got  # the dose said after a comma is no note
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("记个心情，现在特别烦躁", {"mood": "烦躁"}),
+    ("心情记成放松", {"mood": "放松"}),
+    ("今天心情挺好的", {"mood": "挺好"}),  # one character keeps its degree word
+    ("mood: stressed, maybe a 3", {"mood": "stressed", "score": 3}),
+    ("set my mood to hopeful", {"mood": "hopeful"}),
+    ("feeling okay, 4 out of 5", {"score": 4}),
+])
+def test_a_mood_and_its_score(filler: IntentLayer, text: str, expected: dict) -> None:
+    got = filler.fill("record_mood", text)
+    assert _has(got, expected), got
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("记个梦：梦见家里的猫会说话", {"content": "家里的猫会说话"}),
+    ("昨晚梦到小学同学了，醒来挺开心，记一下", {"content": "小学同学", "mood": "开心"}),
+    ("记录梦境：在雪山上迷路，感觉很害怕", {"content": "在雪山上迷路", "mood": "害怕"}),
+    ("I dreamt I was lost in an airport, log it", {"content": "lost in an airport"}),
+    ("log a dream: I was swimming with whales, it felt peaceful", {"content": "swimming with whales", "mood": "peaceful"}),
+    ("dream: falling down stairs, woke up shaking", {"content": "falling down stairs", "mood": "shaking"}),
+])
+def test_a_dream_and_how_it_felt(filler: IntentLayer, text: str, expected: dict) -> None:
+    got = filler.fill("record_dream", text)
+    assert _has(got, expected), got
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("存个菜谱：葱油拌面，面条、小葱和酱油，先熬葱油再拌面",
+     {"dish": "葱油拌面", "ingredients": ["面条", "小葱", "酱油"], "steps": "先熬葱油再拌面"}),
+    ("记一个菜谱，拍黄瓜，要黄瓜、蒜、醋", {"dish": "拍黄瓜", "ingredients": ["黄瓜", "蒜", "醋"]}),
+    ("把红烧肉的做法记下来：五花肉焯水，炒糖色，小火炖一小时",
+     {"dish": "红烧肉", "steps": "五花肉焯水，炒糖色，小火炖一小时"}),
+    ("save a recipe for guacamole: avocados, lime, onion and salt",
+     {"dish": "guacamole", "ingredients": ["avocados", "lime", "onion", "salt"]}),
+    ("new recipe, lemon pasta: boil the pasta, then stir in lemon and butter",
+     {"dish": "lemon pasta", "steps": "boil the pasta, then stir in lemon and butter"}),
+    ("keep this recipe: fruit salad with apples, grapes and mint",
+     {"dish": "fruit salad", "ingredients": ["apples", "grapes", "mint"]}),
+    ("菜谱里加一道酸辣土豆丝", {"dish": "酸辣土豆丝"}),  # no recipe body: the slot's dish stands
+])
+def test_a_recipe_s_ingredients_and_steps(filler: IntentLayer, text: str, expected: dict) -> None:
+    got = filler.fill("add_recipe", text)
+    assert _has(got, expected), got
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("记录就诊：女儿咳嗽，在妇幼医院儿科看的，医生说是支气管炎",
+     {"reason": "咳嗽", "hospital": "妇幼医院", "department": "儿科", "diagnosis": "支气管炎"}),
+    ("前天因为腰疼去人民医院骨科看了，花了260", {"reason": "腰疼", "hospital": "人民医院", "department": "骨科"}),
+    ("妈妈去复查血糖，李医生说继续吃药", {"reason": "复查血糖", "doctor": "李医生", "note": "继续吃药"}),
+    ("doctor visit: earache, Dr. Smith at Lakeside Clinic said it's an infection",
+     {"reason": "earache", "doctor": "Dr. Smith", "hospital": "Lakeside Clinic", "diagnosis": "infection"}),
+    ("Saw Dr. Gomez for my migraine today", {"reason": "migraine", "doctor": "Dr. Gomez"}),
+    ("Leo saw the dermatologist yesterday for a rash", {"reason": "rash", "department": "dermatologist"}),
+])
+def test_a_visit_to_the_doctor(filler: IntentLayer, text: str, expected: dict) -> None:
+    got = filler.fill("record_medical", text)
+    assert _has(got, expected), got
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("写篇日记：今天多云，有点累，陪孩子写作业到十点", {"content": "陪孩子写作业到十点", "weather": "多云", "mood": "累"}),
+    ("日记，下雪天，一家人在家包饺子，心情很幸福", {"content": "一家人在家包饺子", "weather": "下雪天", "mood": "幸福"}),
+    ("diary entry: sunny day, we had a picnic by the lake, felt grateful",
+     {"content": "we had a picnic by the lake", "weather": "sunny", "mood": "grateful"}),
+    ("Dear diary, I'm tired but happy, the move is finally done",
+     {"content": "the move is finally done", "mood": "tired but happy"}),
+])
+def test_a_diary_entry_s_weather_and_mood(filler: IntentLayer, text: str, expected: dict) -> None:
+    got = filler.fill("write_diary", text)
+    assert _has(got, expected), got
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("上网查一下周末上海的天气", "周末上海的天气"),
+    ("网上搜搜怎么去除水垢", "怎么去除水垢"),
+    ("look up online how long to boil an egg", "how long to boil an egg"),
+    ("do a web search for train times to Leeds", "train times to Leeds"),
+])
+def test_a_web_search_s_words(filler: IntentLayer, text: str, expected: str) -> None:
+    assert filler.fill("web_search", text).get("query") == expected
