@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from homeagent.intent.changes import changes
 from homeagent.intent.fuzzy import INTERJECTIONS_ZH
 from homeagent.intent.records import record_words
 from homeagent.numbers import NUM, parse_number
@@ -533,6 +534,8 @@ def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
     if "add" in props and "progress" in props:
         _goal_progress(text, out)
     record_words(text, action, props, out)
+    if not action.startswith(CREATES):
+        changes(text, action, props, out)
     return out
 
 

@@ -1,0 +1,51 @@
+"""Argument filling for updates and deletes: a rule that stops repeating, an archived
+habit, a priority raised, a new deadline or name, and the words around a looked-up name
+that are not the name. The sentences are this file's own."""
+
+from __future__ import annotations
+
+import pytest
+
+from homeagent.cli.tools import catalog
+from homeagent.clock import FakeClock
+from homeagent.intent import IntentLayer
+from homeagent.intent.training import all_templates
+from tests.unit.conftest import INTENT_NOW
+
+
+@pytest.fixture(scope="module")
+def filler() -> IntentLayer:
+    made = IntentLayer(catalog(), clock=FakeClock(INTENT_NOW))
+    made.templates = all_templates(made._action_defs())
+    return made
+
+
+@pytest.mark.parametrize(("action", "text", "expected"), [
+    ("update_event", "周会那个日程以后不用再重复了", {"title": "周会", "repeat": "none"}),
+    ("update_task", "浇花那个提醒不用每天重复了", {"content": "浇花", "repeat": "none"}),
+    ("update_event", "swimming doesn't repeat any more", {"title": "swimming", "repeat": "none"}),
+    ("update_task", "make the bins task a one-off", {"repeat": "none"}),
+    ("update_task", "把浇花改成每周重复", {"content": "浇花", "repeat": "每周"}),  # a rule said stays a rule
+    ("update_habit", "跳绳这个习惯归档吧", {"habit": "跳绳", "status": "archived"}),
+    ("update_habit", "archive the journaling habit", {"habit": "journaling", "status": "archived"}),
+    ("update_habit", "pause the running habit while my knee heals", {"habit": "running", "status": "paused"}),
+    ("update_task", "交水费那个任务优先级调高一点", {"content": "交水费", "priority": "high"}),
+    ("update_task", "降低一下遛狗的优先级", {"content": "遛狗", "priority": "low"}),
+    ("update_task", "还信用卡的截止时间改成周五下午5点", {"content": "还信用卡", "due": "周五下午5点"}),
+    ("update_event", "周日那个野餐改个名字，叫春游", {"title": "野餐", "new_title": "春游"}),
+])
+def test_what_an_update_says(filler: IntentLayer, action: str, text: str, expected: dict) -> None:
+    got = filler.fill(action, text)
+    assert {k: got.get(k) for k in expected} == expected, got
+    assert got.get("due") != "一点", got  # the 一点 of 调高一点 is no one o'clock
+
+
+@pytest.mark.parametrize(("action", "text", "key", "name"), [
+    ("delete_habit", "冥想不想坚持了，删掉吧", "habit", "冥想"),
+    ("delete_countdown", "演唱会取消了，倒计时删了吧", "title", "演唱会"),
+    ("delete_note", "以前的装修报价笔记没用了，删掉", "title", "装修报价"),
+    ("delete_habit", "I'm done tracking steps, delete that habit", "habit", "steps"),
+    ("delete_habit", "remove the journaling habit and all its history", "habit", "journaling"),
+])
+def test_the_name_an_update_or_delete_looks_up(filler: IntentLayer, action: str, text: str, key: str, name: str) -> None:
+    assert filler.fill(action, text).get(key) == name
