@@ -351,8 +351,8 @@ _MOOD_CLAUSE_EN = re.compile(rf"(?:i\s+)?(?:felt|feel|feeling|i'm|i am|was|am)\s
 
 def diary(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
     """A diary entry's weather and mood said as clauses of their own ("今天阴天，有点低落，…",
-    "rainy day, …, felt cosy", "I'm exhausted but proud, …"): kept in their slots, out of the
-    entry's words."""
+    "rainy day, …, felt cosy", "I'm exhausted but proud, …") fill their slots. The entry keeps
+    every word the user wrote: a diary is their prose, not a form."""
     content = out.get("content")
     if not isinstance(content, str):
         return
@@ -362,7 +362,6 @@ def diary(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
         if isinstance(out.get("mood"), str) and zh:
             out["mood"] = _DEGREE_ZH.sub("", out["mood"]) if len(_DEGREE_ZH.sub("", out["mood"])) >= 2 else out["mood"]
         return
-    kept = []
     for clause in clauses:
         weather = (_WEATHER_ZH if zh else _WEATHER_EN).fullmatch(clause.rstrip("!.！"))
         mood_said = (_MOOD_CLAUSE_ZH if zh else _MOOD_CLAUSE_EN).fullmatch(clause.rstrip("!.！"))
@@ -370,10 +369,6 @@ def diary(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
             out["weather"] = weather.group("w")
         elif mood_said and "mood" in props and (not out.get("mood") or str(out["mood"]) in clause):
             out["mood"] = mood_said.group("m")
-        else:
-            kept.append(clause)
-    if kept and len(kept) < len(clauses):
-        out["content"] = ("，" if zh else ", ").join(kept)
 
 
 _BY_ACTION = {"record_sleep": sleep, "record_medicine": medicine, "record_mood": mood, "record_dream": dream,

@@ -119,14 +119,14 @@ def test_a_visit_to_the_doctor(filler: IntentLayer, text: str, expected: dict) -
 
 
 @pytest.mark.parametrize(("text", "expected"), [
-    ("写篇日记：今天多云，有点累，陪孩子写作业到十点", {"content": "陪孩子写作业到十点", "weather": "多云", "mood": "累"}),
-    ("日记，下雪天，一家人在家包饺子，心情很幸福", {"content": "一家人在家包饺子", "weather": "下雪天", "mood": "幸福"}),
+    ("写篇日记：今天多云，有点累，陪孩子写作业到十点", {"content": "多云，有点累，陪孩子写作业到十点", "weather": "多云", "mood": "累"}),
+    ("日记，下雪天，一家人在家包饺子，心情很幸福", {"content": "下雪天，一家人在家包饺子，心情很幸福", "weather": "下雪天", "mood": "幸福"}),
     ("diary entry: sunny day, we had a picnic by the lake, felt grateful",
-     {"content": "we had a picnic by the lake", "weather": "sunny", "mood": "grateful"}),
+     {"content": "sunny day, we had a picnic by the lake, felt grateful", "weather": "sunny", "mood": "grateful"}),
     ("Dear diary, I'm tired but happy, the move is finally done",
-     {"content": "the move is finally done", "mood": "tired but happy"}),
+     {"content": "I'm tired but happy, the move is finally done", "mood": "tired but happy"}),
 ])
-def test_a_diary_entry_s_weather_and_mood(filler: IntentLayer, text: str, expected: dict) -> None:
+def test_a_diary_entry_s_weather_and_mood_beside_its_words(filler: IntentLayer, text: str, expected: dict) -> None:
     got = filler.fill("write_diary", text)
     assert _has(got, expected), got
 
