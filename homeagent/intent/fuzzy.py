@@ -80,8 +80,9 @@ def fix_typos(text: str, vocabulary: Iterable[str] = VOCABULARY) -> str:
     words = tuple(vocabulary)
 
     def one(m: re.Match[str]) -> str:
-        if m.group(0).casefold() in words:
-            return m.group(0)
+        word = m.group(0).casefold()
+        if word in words or (word.endswith("s") and word[:-1] in words):
+            return m.group(0)  # a vocabulary word, or its plural ("Sundays"): as said
         fixed = closest(m.group(0), words, shortest=5)
         return fixed if fixed is not None else m.group(0)
 

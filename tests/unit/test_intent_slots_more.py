@@ -113,6 +113,9 @@ def test_typos_are_corrected_only_in_the_closed_vocabulary() -> None:
     assert fix_typos("remnd me tomorow to feed the dgo") == "remind me tomorrow to feed the dgo"
     assert fix_typos("Remind me next Friday") == "Remind me next Friday"  # exact words keep their case
     assert fix_typos("buy a new remote and a sundae") == "buy a new remote and a sundae"  # ordinary words stay
+    # a plural of a vocabulary word is a word, not a slip: "Sundays" is no typo of "sunday"
+    assert fix_typos("he is free on Sundays and Tuesdays") == "he is free on Sundays and Tuesdays"
+    assert fix_typos("water the plants on mondays, remnd me") == "water the plants on mondays, remind me"
     assert closest("some", ("home",)) == "home" and closest("hom", ("home",)) is None  # too short to guess
     assert strip_fillers("ok so remind me") == "remind me" and strip_fillers("嗯那个提醒我") == "提醒我"
     assert strip_fillers("这个周末去爬山") == "这个周末去爬山"  # 这个周末 is a date, not a filler
