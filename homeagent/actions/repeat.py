@@ -121,6 +121,7 @@ _ZH_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(rf"每个?月\s*(?:的)?\s*(?:({NUM})\s*[号日]|(底|末|最后一天))?"), "monthly"),
 )
 _EN_WD = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
+_EN_PLURAL = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days"  # "on Mondays": every Monday
 _EN_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:every|each)\s+(?:week\s*day|weekday|workday|working day|business day)s?\b|\bon weekdays\b|"
                 r"\bweekdays\b|\bmonday (?:to|through|thru) friday\b", re.I), "weekdays"),
@@ -128,7 +129,8 @@ _EN_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bevery other week\b", re.I), "fortnight"),
     (re.compile(r"\b(?:every|each) (?:day|morning|evening|night)\b|\bdaily\b|\bnightly\b", re.I), "daily"),
     (re.compile(r"\b(?:every weekend|on weekends)\b", re.I), "weekend"),
-    (re.compile(rf"\b(?:every|each)\s+({_EN_WD}(?:\s*(?:,|and|&)\s*{_EN_WD})*)|\bon\s+((?:mon|tues|wednes|thurs|fri|satur|sun)days)\b"
+    (re.compile(rf"\b(?:every|each)\s+({_EN_WD}(?:\s*(?:,\s*and|,|and|&)\s*{_EN_WD})*)"
+                rf"|\bon\s+({_EN_PLURAL}(?:\s*(?:,\s*and|,|and|&)\s*{_EN_PLURAL})*)\b"
                 rf"|\bweekly(?: on ({_EN_WD}))?"
                 rf"|\bevery week(?: on ({_EN_WD}))?", re.I), "weekly"),
     (re.compile(r"\b(?:on the (\d{1,2})(?:st|nd|rd|th)? of )?every month(?: on the (\d{1,2})(?:st|nd|rd|th)?)?"

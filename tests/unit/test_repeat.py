@@ -62,3 +62,15 @@ def test_shown_in_the_users_language_and_bad_words_name_the_forms() -> None:
     assert parse_repeat("weekly:1@08:00").show("en") == "every Monday at 08:00"
     with pytest.raises(RepeatError, match="every weekday"):
         parse_repeat("whenever I feel like it")
+
+
+@pytest.mark.parametrize(("text", "code"), [
+    ("on Mondays, Wednesdays and Fridays", "weekly:1,3,5"),
+    ("on Tuesdays and Fridays", "weekly:2,5"),
+    ("every Monday, Wednesday, and Friday", "weekly:1,3,5"),
+    ("on Sundays", "weekly:7"),
+])
+def test_several_weekdays_said_in_a_list_are_all_kept(text: str, code: str) -> None:
+    assert parse_repeat(text).code() == code
+    found = find_repeat(f"piano practice {text}")
+    assert found is not None and found[0].code() == code
