@@ -30,6 +30,8 @@ _LOOKUP_KEYS = ("content", "title", "habit", "item", "name")
 
 def changes(text: str, action: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
     """Fill what an update says and trim the looked-up name of an update or delete."""
+    if action == "update_note":
+        note_update(text, props, out)
     zh = re.search("[\u4e00-\u9fff]", text) is not None
     if "repeat" in props and (_NO_REPEAT_ZH if zh else _NO_REPEAT_EN).search(text):
         out["repeat"] = "none"  # "不用再重复了", "doesn't repeat anymore": the rule is dropped
@@ -75,3 +77,56 @@ def changes(text: str, action: str, props: Mapping[str, Any], out: dict[str, Any
         else:
             value = _LOOKUP_TAIL_EN.sub("", _LOOKUP_LEAD_EN.sub("", value.strip())).strip()
         out[key] = value or out[key]
+
+
+_NOTE_TITLE_ZH = re.compile(r"(?:给|在|把|将|往)?\s*[“\"「]?(?P<t>[^“”\"「」，,：:\s给在把将往]{1,12}?)[”\"」]?\s*(?:那条|这条|那个|这个|那篇|的)?\s*(?:笔记|便签|备忘)")
+_NOTE_TITLE_EN = re.compile(r"\b(?:the|my|our)\s+['\"‘“]?(?P<t>[\w'’ -]{1,30}?)['\"’”]?\s+note\b", re.I)
+_APPEND_ZH = re.compile(r"(?:后面|末尾|最后|里面?|上)?\s*(?:再)?(?:加|补|追加|添|写)(?:上|一句|一行|一条|一点|一下)?\s*[：:]\s*(?P<a>\S.*)$")
+_APPEND_EN = re.compile(r"^(?:please\s+)?(?:add|append|put)\s+(?:to\s+(?:the|my)\s+.+?\bnote\s*[:,-]\s*(?P<a>\S.*)"
+                        r"|(?P<b>['\"‘“].+?['\"’”]|.+?)\s+(?:to|onto|at the end of)\s+(?:the|my)\s+.+?\bnote)\s*$", re.I)
+_REPLACE_ZH = re.compile(r"(?:内容)?\s*(?:换成|改成|改为|替换成|替换为|更新为|更新成)\s*[：:]?\s*(?P<c>\S.*)$")
+_REPLACE_EN = re.compile(r"^(?:please\s+)?(?:update|change|rewrite|edit)\s+(?:the|my)\s+.+?\bnote\s*(?:,|:|-|to say|so it says|to read)\s*(?P<c>\S.*)$", re.I)
+_TAGS_ZH = re.compile(r"(?:加上|加个|加|打上|打个|打|添加|添上|贴上)\s*(?:个|一个|两个|几个)?\s*(?:标签)?\s*(?P<x>.+?)\s*(?:这?(?:两|几|三)?个)?\s*标签\s*$"
+                      r"|(?:加上|加|打上|添加)\s*标签\s*[：:]?\s*(?P<y>.+)$")
+_TAGS_EN = re.compile(r"^(?:please\s+)?tag\s+(?:the|my)\s+.+?\bnote\s+(?:with|as)\s+(?P<x>.+)$", re.I)
+
+
+def _tag_words(said: str) -> list[str]:
+    quoted = re.findall(r"[“\"'‘「](.+?)[”\"'’」]", said)
+    if quoted:
+        return [q.strip() for q in quoted if q.strip()]
+    return [w for w in re.split(r"\s*(?:和|、|跟|，|,|\band\b|&)\s*|\s+", said.strip(" 。.")) if w]
+
+
+def note_update(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """"给物业电话那条笔记加上“重要”和“家里”两个标签", "在“车辆信息”那条笔记后面加一句：…",
+    "wifi那条笔记内容换成：…", "Tag the boiler note with 'a' and 'b'", "Add to the X note: …":
+    the note looked up by its words, and what it gets."""
+    said = text.strip()
+    zh = re.search("[\u4e00-\u9fff]", said) is not None
+    title = (_NOTE_TITLE_ZH if zh else _NOTE_TITLE_EN).search(said)
+    if title is None:
+        return
+    name = title.group("t").strip()
+    if not zh:
+        name = re.sub(r"^(?:old|new)\s+", "", name, flags=re.I)
+    rest = said[title.end():]
+    tags = (_TAGS_ZH.search(rest) if zh else _TAGS_EN.search(said))
+    appended = _APPEND_ZH.search(rest) if zh else _APPEND_EN.search(said)
+    replaced = _REPLACE_ZH.search(rest) if zh else _REPLACE_EN.search(said)
+    found: dict[str, Any] = {}
+    if tags and "tags" in props:
+        words = _tag_words(next(g for g in tags.groups() if g))
+        if words:
+            found["tags"] = words
+    elif appended and "append" in props:
+        found["append"] = (appended.group("a") or appended.group("b") or "").strip().strip("'\"‘’“”")
+    elif replaced and "content" in props:
+        found["content"] = replaced.group("c").strip()
+    if not found:
+        return
+    for key in ("content", "append", "new_title", "tags"):
+        if key not in found:
+            out.pop(key, None)  # what the slots read off the changes is replaced by what was found
+    out.update(found)
+    out["title"] = name

@@ -419,9 +419,30 @@ _NEW_PLACE_EN = re.compile(r"^(?:please\s+)?(?:change|move|switch|update)\s+(?:t
                            r"(?:the\s+|my\s+|our\s+)?(?P<t>.+?)\s+to\s+(?:the\s+)?(?P<l>.+?)[.!]?$", re.I)
 
 
+# "The book club moved to Maria's place", "parents' evening is in the hall now", "家长会改到学校礼堂":
+# a move to a place (a move to a time is the start's).
+_MOVED_EN = re.compile(r"^(?:the\s+|our\s+|my\s+)?(?P<t>.+?)\s+(?:(?:has|have|is|was|'s)\s+)?(?:been\s+)?(?:moved|moving|relocated|switched)\s+"
+                       r"(?:over\s+)?to\s+(?:the\s+)?(?P<l>.+?)(?:\s+now)?(?:\s*,\s*update it)?[.!]?$"
+                       r"|^(?:the\s+|our\s+|my\s+)?(?P<t2>.+?)\s+is\s+(?:in|at)\s+(?P<l2>.+?)\s+now\b.*$", re.I)
+_MOVED_ZH = re.compile(rf"^(?:把|将)?(?P<t>[^，,。]+?)(?:的)?(?:也)?(?:改到|换到|挪到|搬到|改在|换在)(?P<l>[{_HAN}A-Za-z0-9]{{2,12}}?)(?:了|吧|去)?[。！!]?$")
+_A_TIME = re.compile(r"\d|\b(?:\w+day|tomorrow|tonight|week|month|morning|afternoon|evening|noon|later|earlier)\b"
+                     r"|[点號号周天月晚早]|[今明后昨]|上午|下午|中午|凌晨|以后|之后|下次|[一二三四五六七八九十两]", re.I)
+
+
 def _new_place(text: str, out: dict[str, Any]) -> None:
     m = _NEW_PLACE_ZH.match(text.strip()) or _NEW_PLACE_EN.match(text.strip())
     if m is None:
+        moved = _MOVED_EN.match(text.strip()) or _MOVED_ZH.match(text.strip())
+        if moved is None:
+            return
+        title, place = (moved.group("t"), moved.group("l")) if moved.group("t") else (moved.group("t2"), moved.group("l2"))
+        if _A_TIME.search(place) and not re.search(r"\broom\s+\d", place, re.I):
+            return
+        said_day = out.get("start")
+        if isinstance(said_day, str) and said_day and title.startswith(said_day):  # "周五的聚餐": the day looks it up
+            title = title[len(said_day):].removeprefix("的")
+        out["title"], out["location"] = title.strip(), place.strip()
+        out.pop("new_title", None)
         return
     out["title"], out["location"] = m.group("t").strip(), m.group("l").strip()
     out.pop("new_title", None)

@@ -49,3 +49,39 @@ def test_what_an_update_says(filler: IntentLayer, action: str, text: str, expect
 ])
 def test_the_name_an_update_or_delete_looks_up(filler: IntentLayer, action: str, text: str, key: str, name: str) -> None:
     assert filler.fill(action, text).get(key) == name
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("给门锁密码那条笔记加上“重要”和“安全”两个标签", {"title": "门锁密码", "tags": ["重要", "安全"]}),
+    ("给体检笔记加上标签 健康 和 家人", {"title": "体检", "tags": ["健康", "家人"]}),
+    ("在“保险”那条笔记后面加一句：明年5月续保", {"title": "保险", "append": "明年5月续保"}),
+    ("快递柜那条笔记内容换成：取件码改成 5521", {"title": "快递柜", "content": "取件码改成 5521"}),
+    ("Tag the passport note with 'travel' and 'documents'", {"title": "passport", "tags": ["travel", "documents"]}),
+    ("Add to the plumber note: he charges extra on Sundays", {"title": "plumber", "append": "he charges extra on Sundays"}),
+    ("Update the alarm code note, the code is 7788 now", {"title": "alarm code", "content": "the code is 7788 now"}),
+])
+def test_what_a_note_gets(filler: IntentLayer, text: str, expected: dict) -> None:
+    got = filler.fill("update_note", text)
+    assert {k: got.get(k) for k in expected} == expected, got
+    assert not {"content", "append", "tags", "new_title"} - set(expected) & set(got), got  # nothing else read as a change
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("The choir practice moved to the church hall", {"title": "choir practice", "location": "church hall"}),
+    ("the quiz night is in room 4 now", {"title": "quiz night", "location": "room 4"}),
+    ("读书会改到社区图书馆", {"title": "读书会", "location": "社区图书馆"}),
+    ("周日的烧烤换到江边公园", {"title": "烧烤", "location": "江边公园"}),
+])
+def test_an_event_moved_to_a_place(filler: IntentLayer, text: str, expected: dict) -> None:
+    got = filler.fill("update_event", text)
+    assert {k: got.get(k) for k in expected} == expected, got
+
+
+@pytest.mark.parametrize(("text", "key"), [
+    ("the choir practice moved to Friday", "start"),
+    ("读书会改到下周三", "start"),
+    ("the dentist moved to 3pm", "start"),
+])
+def test_an_event_moved_to_a_time_keeps_its_place(filler: IntentLayer, text: str, key: str) -> None:
+    got = filler.fill("update_event", text)
+    assert key in got and "location" not in got, got
