@@ -105,8 +105,10 @@ def arg_matches(action: str, key: str, expected: Any, actual: Any) -> bool:
         value = _number(action, key, actual)
         return value is not None and abs(value - float(expected)) < 1e-6
     if key == "repeat":  # "每月1号" and "每个月1号" are one rule: graded as the action stores it
-        got = _repeat_code(actual)
-        return got is not None and got == _repeat_code(expected)
+        got, want = _repeat_code(actual), _repeat_code(expected)
+        if got is not None and want is not None and "@" not in want:
+            got = got.split("@")[0]  # "每周四晚上8点" for "每周四": the rule is right; its hour is the start's to grade
+        return got is not None and got == want
     if re.fullmatch(r"\d{2}:\d{2}|\d{2}-\d{2}", str(expected)):
         # A time of day (a habit's reminder) or a day of the year (a birthday), as stored.
         try:
