@@ -74,6 +74,8 @@ def changes(text: str, action: str, props: Mapping[str, Any], out: dict[str, Any
             if rest and re.fullmatch(_TAIL_WORDS_ZH, rest.strip()):
                 value = head
             value = _LOOKUP_TAIL_ZH.sub("", value).strip()
+            if key == "item":  # "洗衣液和卫生纸都买好了": the 都 of the verb
+                value = re.sub(r"(?<=\S)(?:都|也|全都|全)$", "", value)
         else:
             value = _LOOKUP_TAIL_EN.sub("", _LOOKUP_LEAD_EN.sub("", value.strip())).strip()
         out[key] = value or out[key]

@@ -948,7 +948,8 @@ class IntentLayer:
                          candidates=prediction.ranked[:5], question=question, language=lang, reason="missing slot")
         calls = [ToolCall(_call_id(), action, json.dumps(args, ensure_ascii=False))]
         item = args.get("item")
-        if action.startswith("add_") and isinstance(item, str) and len(split_items(item)) > 1:
+        # "milk and eggs": one call an item, to add or to tick off ("鸡蛋和西红柿都买到了")
+        if action.startswith(("add_", "mark_")) and isinstance(item, str) and len(split_items(item)) > 1:
             calls = [ToolCall(_call_id(), action, json.dumps({**args, "item": one}, ensure_ascii=False))
                      for one in split_items(item)]
         return Route("intent", action, prediction.confidence, calls=calls, candidates=prediction.ranked[:5],

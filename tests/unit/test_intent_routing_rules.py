@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 
 import pytest
 
@@ -69,3 +70,13 @@ def test_a_chinese_question_ending_in_mei_never_writes(layer: IntentLayer, text:
 def test_asking_for_another_story_is_small_talk_and_writes_nothing(layer: IntentLayer, text: str) -> None:
     found = asyncio.run(layer.route(text, channel=text, tools=layer.registry.definitions()))
     assert not found.calls, found.trace()
+
+
+@pytest.mark.parametrize(("text", "items"), [
+    ("酱油和醋都买好了", ["酱油", "醋"]),
+    ("I picked up the rice and the onions", ["rice", "onions"]),
+])
+def test_two_things_bought_are_two_ticks(layer: IntentLayer, text: str, items: list[str]) -> None:
+    label, calls = route(layer, text)
+    assert label == "mark_shopping_bought"
+    assert sorted(re.sub(r"^the\s+", "", c["item"]) for c in calls) == sorted(items), calls
