@@ -371,9 +371,43 @@ def diary(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
             out["mood"] = mood_said.group("m")
 
 
+_FAMILY_ZH = r"(?:我|妈妈|爸爸|老妈|老爸|妈|爸|老婆|老公|媳妇|奶奶|爷爷|外婆|外公|姥姥|姥爷|孩子|儿子|女儿|宝宝|小[\u4e00-\u9fff]|[\u4e00-\u9fff]{1,2}老师)"
+_ITEM_LEAD_ZH = re.compile(rf"^(?:(?:给|帮|替){_FAMILY_ZH}?\s*买|{_FAMILY_ZH}\s*(?:让|叫|要)(?:我)?\s*买|{_FAMILY_ZH}\s*(?:想要|要|需要)"
+                           r"|(?:购物)?(?:清单|单子|列表)(?:里|上)?\s*(?:再)?(?:加|添)|(?:里|上)(?=\s|个|一))\s*(?:个|一个|一台|一件|一本|一双|一套|点|些)?\s*(?=\S)"
+                           r"|^(?:一个|一台|一件|一本|一双|一套)(?=\S{2})")
+_ITEM_LEAD_EN = re.compile(r"^(?:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?|my\s+\w+|the kids|we|I)\s+(?:needs?|wants?|would like|asked for)\s+(?:some\s+|a\s+|an\s+|more\s+)?(?=\S)")
+_ITEM_TRAIL_EN = re.compile(r"(?:'s|’s|\s+is|\s+are)\s+(?:nearly|almost|all|about to|running|run|getting)\s+(?:finished|gone|out|empty|used up|low)\b.*$"
+                            r"|\s+(?:on|to|onto)\s+(?:the|my|our)?\s*(?:for\s+me)?$|\s+for\s+me$"
+                            r"|\s+(?:to|on|onto)\s+(?:[A-Z][a-z]+(?:'s|’s)|my|our|the)\s+(?:wish\s?list|shopping list|list)$"
+                            r"|\s+for\s+[A-Z][a-z]+$", re.I)
+
+
+def items(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """An item without who asked for it or the list's words: "给小雨买个书包" → 书包, "妈妈让买
+    一斤排骨" → 排骨, "Grandma Lee needs denture tablets" → denture tablets, "the dish soap's
+    nearly finished" → dish soap, "… to Jake's wishlist" → …."""
+    value = out.get("item")
+    if not isinstance(value, str) or not value.strip():
+        return
+    value = value.strip()
+    if re.search("[\u4e00-\u9fff]", value):
+        trimmed = _ITEM_LEAD_ZH.sub("", value).strip()
+        gap = re.fullmatch(r"(?P<who>\S{1,3})\s+(?P<i>\S{2,})", trimmed)
+        if gap and re.search(re.escape(gap.group("who")) + r"\s*(?:想要|要|让|需要|叫|说要)", text):
+            # "小雨想要乐高城堡" read as "小雨 乐高城堡": the one who wants it is no part
+            trimmed = _ITEM_LEAD_ZH.sub("", gap.group("i")).strip() or gap.group("i")
+        out["item"] = trimmed or value
+        return
+    trimmed = value
+    for _ in range(2):
+        trimmed = _ITEM_TRAIL_EN.sub("", _ITEM_LEAD_EN.sub("", trimmed)).strip(" ,")
+    out["item"] = trimmed or value
+
+
 _BY_ACTION = {"record_sleep": sleep, "record_medicine": medicine, "record_mood": mood, "record_dream": dream,
               "add_recipe": recipe, "record_medical": medical,
-              "web_search": search, "write_diary": diary}
+              "web_search": search, "write_diary": diary,
+              "add_shopping_item": items, "add_wishlist_item": items, "mark_shopping_bought": items}
 
 
 def record_words(text: str, action: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:

@@ -139,3 +139,20 @@ def test_a_diary_entry_s_weather_and_mood_beside_its_words(filler: IntentLayer, 
 ])
 def test_a_web_search_s_words(filler: IntentLayer, text: str, expected: str) -> None:
     assert filler.fill("web_search", text).get("query") == expected
+
+
+@pytest.mark.parametrize(("action", "text", "item"), [
+    ("add_shopping_item", "给儿子买个文具盒，加到购物清单", "文具盒"),
+    ("add_shopping_item", "老婆让买两斤虾，记上", "虾"),
+    ("add_shopping_item", "清单里加个垃圾袋", "垃圾袋"),
+    ("add_shopping_item", "Grandpa needs hearing aid batteries, add them to the list", "hearing aid batteries"),
+    ("add_shopping_item", "The shampoo's almost gone, put it on the list", "shampoo"),
+    ("add_shopping_item", "Put paper towels on the shopping list for me", "paper towels"),
+    ("add_shopping_item", "we need dog treats for Rex", "dog treats"),
+    ("add_wishlist_item", "Add the robot vacuum to Emma's wishlist", "robot vacuum"),
+    ("add_wishlist_item", "女儿想要一个滑板车，加到愿望清单", "滑板车"),
+    ("add_shopping_item", "小米粥", "小米粥"),  # a name that starts like a child's stays whole
+    ("add_shopping_item", "上海青", "上海青"),  # and one that starts like 上
+])
+def test_an_item_without_who_wants_it_or_the_list_s_words(filler: IntentLayer, action: str, text: str, item: str) -> None:
+    assert _plain(filler.fill(action, text).get("item")) == item
