@@ -120,6 +120,9 @@ _ZH_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"每个?(?:周|星期|礼拜)\s*([一二三四五六日天](?:\s*[、和,，及与]?\s*(?:周|星期)?[一二三四五六日天])*)?"), "weekly"),
     (re.compile(rf"每个?月\s*(?:的)?\s*(?:({NUM})\s*[号日]|(底|末|最后一天))?"), "monthly"),
 )
+_ORDINALS_EN = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9,
+                "tenth": 10, "eleventh": 11, "twelfth": 12, "fifteenth": 15, "twentieth": 20, "twenty-fifth": 25, "thirtieth": 30}
+_ORDINAL_WORDS = "|".join(sorted(_ORDINALS_EN, key=len, reverse=True))
 _EN_WD = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
 _EN_PLURAL = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days"  # "on Mondays": every Monday
 _EN_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -133,13 +136,13 @@ _EN_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
                 rf"|\bon\s+({_EN_PLURAL}(?:\s*(?:,\s*and|,|and|&)\s*{_EN_PLURAL})*)\b"
                 rf"|\bweekly(?: on ({_EN_WD}))?"
                 rf"|\bevery week(?: on ({_EN_WD}))?", re.I), "weekly"),
-    (re.compile(r"\b(?:on the (\d{1,2})(?:st|nd|rd|th)? of )?every month(?: on the (\d{1,2})(?:st|nd|rd|th)?)?"
+    (re.compile(rf"\b(?:on the (\d{{1,2}}|{_ORDINAL_WORDS})(?:st|nd|rd|th)? (?:day )?of )?every month(?: on the (\d{{1,2}})(?:st|nd|rd|th)?)?"
                 r"|\bmonthly(?: on the (\d{1,2})(?:st|nd|rd|th)?)?|\bat the end of every month\b", re.I), "monthly"),
 )
 _ZH_TIME = re.compile(rf"^\s*(?:的)?\s*((?:凌晨|早上|早晨|清晨|上午|中午|下午|傍晚|晚上|夜里)\s*(?:{NUM}\s*[点點时:：]"
                       rf"\s*(?:半|一刻|三刻|{NUM}\s*分?)?)?|{NUM}\s*[点點时:：]\s*(?:半|一刻|三刻|{NUM}\s*分?)?)")
 _EN_TIME = re.compile(r"^\s*,?\s*(?:at\s+\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?|\d{1,2}(?::\d{2})?\s*(?:am|pm)"
-                      r"|at noon|in the (?:morning|evening))\b", re.I)
+                      r"|at noon|in the (?:morning|evening)|(?:morning|afternoon|evening|night)s?)\b", re.I)
 _EN_TIME_BEFORE = re.compile(r"(?:at\s+\d{1,2}(?::\d{2})?\s*(?:am|pm)?|\d{1,2}(?::\d{2})?\s*(?:am|pm))\s*$", re.I)
 _ZH_TIME_BEFORE = re.compile(rf"(?:(?:早上|早晨|上午|中午|下午|傍晚|晚上)\s*)?{NUM}\s*[点點]\s*(?:半|{NUM}\s*分?)?\s*$")
 
@@ -149,6 +152,8 @@ def _count(text: str | None) -> int | None:
         return None
     if text.casefold() in _EN_COUNT:
         return _EN_COUNT[text.casefold()]
+    if text.casefold() in _ORDINALS_EN:  # "on the first of every month"
+        return _ORDINALS_EN[text.casefold()]
     value = parse_number(text)
     return int(value) if value else None
 

@@ -74,3 +74,16 @@ def test_several_weekdays_said_in_a_list_are_all_kept(text: str, code: str) -> N
     assert parse_repeat(text).code() == code
     found = find_repeat(f"piano practice {text}")
     assert found is not None and found[0].code() == code
+
+
+@pytest.mark.parametrize(("text", "phrase", "code"), [
+    ("pay the rent on the first of every month", "on the first of every month", "monthly:1"),
+    ("water the orchid on the fifteenth of every month", "on the fifteenth of every month", "monthly:15"),
+    ("take the bins out every Tuesday night", "every Tuesday night", "weekly:2@20:00"),
+    ("yoga every Saturday morning", "every Saturday morning", "weekly:6@08:00"),
+])
+def test_an_ordinal_day_of_the_month_and_a_weekday_s_part_of_the_day(text: str, phrase: str, code: str) -> None:
+    found = find_repeat(text)
+    assert found is not None
+    rule, (a, b) = found
+    assert (rule.code(), text[a:b]) == (code, phrase)
