@@ -22,7 +22,7 @@ _TAIL_WORDS_ZH = (r"(?:不想记了?|不想坚持了?|不想练了?|不练了?|�
                   r"|黄了|改个名字?|改名字?)")
 _LOOKUP_TAIL_ZH = re.compile(rf"(?<=\S{{2}})\s*{_TAIL_WORDS_ZH}\s*$")
 _LOOKUP_LEAD_ZH = re.compile(r"^(?:旧的|以前的|之前的|原来的|那个旧的)(?=\S{2})")
-_LOOKUP_LEAD_EN = re.compile(r"^(?:done|finished)\s+(?:tracking\s+|with\s+|doing\s+)?(?=\S)", re.I)
+_LOOKUP_LEAD_EN = re.compile(r"^(?:done|finished)\s+(?:tracking\s+|with\s+|doing\s+)?(?=\S)|^(?:the\s+)?(?:old|previous)\s+(?=\S+\s+\S)", re.I)
 _LOOKUP_TAIL_EN = re.compile(r"\s+(?:and\s+(?:all\s+)?(?:its|the|their)\s+(?:history|records|check-?ins|entries|logs)|while\s+.+|for\s+(?:now|a\s+while|the\s+"
                              r"(?:summer|holidays?|week|month))|(?:does(?:n't| not)|do(?:n't| not)|no longer)\s+(?:repeat|recur).*)$", re.I)
 _LOOKUP_KEYS = ("content", "title", "habit", "item", "name")

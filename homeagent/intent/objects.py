@@ -124,9 +124,15 @@ _EN_LEAD_MORE = re.compile(
     r"\s+(?:(?:my|the|our|a|an)\s+)*(?=\S)", re.I)
 
 
+def _edge_words(value: str) -> str:
+    """Less a function word the command or the date left at an edge ("piano lesson to",
+    "of cough syrup")."""
+    return re.sub(r"^(?:of|to|with|for|from)\s+(?=\S)|\s+(?:to|of|with|for|from|and|the)$", "", value, flags=re.I) or value
+
+
 def en_name_words(value: str, dated: bool) -> str:
     """`dated`: the date is its own slot (said, or the record is looked up), not the record's words."""
-    out = value.strip()
+    out = re.sub(r"\s*[?!]+\s+(?=[A-Z]).*$", "", value.strip()) or value.strip()  # "…? It's been a while.": one sentence
     for _ in range(2):
         out = _EN_POSSESSIVE_DAY.sub("", out) or out
         out = re.sub(r"^['’]?s\s+(?=\S)", "", out) or out  # "Friday's team lunch" cut after its day: the "s" was the day's
@@ -135,7 +141,9 @@ def en_name_words(value: str, dated: bool) -> str:
         out = _EN_TRAIL.sub("", out).strip(" ,") or out
         if dated:
             out = _en_when_tail(out)
-            out = re.sub(r"\s+(?:sometime\s+|some time\s+)?(?:on|before|by|after|until|till|at|from)$", "", out, flags=re.I)
+            out = re.sub(r"\s+(?:sometime\s+|some time\s+)?(?:on|before|by|after|until|till|at|from)(?:\s+the)?$", "", out, flags=re.I)
+        out = _edge_words(out)
+        out = re.sub(r"\s+(?:sometime|some time|at some point|whenever)$", "", out, flags=re.I) or out
     if sum(out.count(q) for q in "'\"‘’“”") == 1 and out[:1] in "'\"‘“":  # "'fix the gate": a quote cut in two
         out = out[1:].strip() or out
     return out
@@ -557,6 +565,9 @@ def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
     record_words(text, action, props, out)
     if not action.startswith(CREATES):
         changes(text, action, props, out)
+    for key in _NAME_KEYS:
+        if isinstance(out.get(key), str) and out[key].isascii():
+            out[key] = _edge_words(out[key].strip())
     return out
 
 

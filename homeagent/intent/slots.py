@@ -402,6 +402,16 @@ def _tidy(args: dict[str, Any], props: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+_FUNCTION_WORDS_EN = frozenset({"to", "on", "in", "at", "by", "of", "for", "up", "as", "is", "it", "me", "my", "an", "the", "and",
+                                "with", "from", "off", "out", "into", "onto"})
+
+
+# The lone function words kept in the middle of an object phrase are left at its edges by
+# the command words around them ("piano lesson to" of "move my piano lesson to 4").
+_EDGE_FUNCTION_RE = re.compile(r"^(?:(?:to|of|on|in|at|by|for|with|from|and|into|onto)\s+)+|(?:\s+(?:to|of|on|in|at|by|for|with|from|and|into|onto))+$",
+                               re.I)
+
+
 def _object_phrase(rest: str, templates: Sequence[Template], first: bool = False) -> str:
     """What is left once the command words of the action's templates are taken out."""
     words: set[str] = set()
@@ -409,6 +419,8 @@ def _object_phrase(rest: str, templates: Sequence[Template], first: bool = False
         for part in template.literal_parts():
             for piece in re.split(r"[，,：:。.!！?？；;]", part):
                 piece = piece.strip()
+                if piece.casefold() in _FUNCTION_WORDS_EN:
+                    continue  # a lone "to", "on", "for" of a template is a word of the object too ("has to hand in")
                 if len(piece) >= 2 or (piece and not piece.isascii()):
                     words.add(piece)
     out = rest
@@ -420,7 +432,7 @@ def _object_phrase(rest: str, templates: Sequence[Template], first: bool = False
         elif len(word) >= 2:
             out = out.replace(word, " ")
     out = re.sub(r"\s+", " ", out)
-    pieces = [_clean(p) for p in re.split(r"[，,。；;！!]", out)]
+    pieces = [_clean(_EDGE_FUNCTION_RE.sub("", p.strip())) for p in re.split(r"[，,。；;！!]", out)]
     pieces = [p for p in pieces if p]
     if not pieces:
         return ""

@@ -126,3 +126,21 @@ def test_a_goal_s_progress_said_in_a_sentence(filler: IntentLayer, text: str, ex
 def test_the_words_around_an_english_name(filler: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = filler.fill(action, text)
     assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # a lone "to" or "of" of the templates is a word of the object in its middle
+    ("Maya has to return her library books on Friday, add that as a task", "create_task",
+     {"content": "Maya has to return her library books"}),
+    ("remind Dad to book the car service tomorrow", "create_task", {"content": "remind Dad to book the car service"}),
+    ("gave Ava 5ml of fever syrup", "record_medicine", {"medicine": "fever syrup"}),
+    ("Move the book club to 8 on Thursday", "update_event", {"title": "book club"}),
+    # the deadline's "before the" / "by the" and a "sometime" are not the task's words
+    ("I need to get the boiler serviced before the end of the month", "create_task", {"content": "get the boiler serviced"}),
+    ("new task: clear out the loft sometime", "create_task", {"content": "clear out the loft"}),
+    # a second sentence after a question mark is no part of the name
+    ("Can you remind me to call Aunt Rose on Saturday? She asked me to.", "create_task", {"content": "call Aunt Rose"}),
+])
+def test_the_function_words_of_an_english_name(filler: IntentLayer, text: str, action: str, expected: dict) -> None:
+    got = filler.fill(action, text)
+    assert _has(got, expected), got
