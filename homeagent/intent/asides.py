@@ -120,7 +120,7 @@ def _overlaps(clause: str, value: Any) -> bool:
 
 
 def _tidy_note(clause: str) -> str:
-    clause = clause.strip(" ，,。.；;!！")
+    clause = clause.strip(" ，,。.；;!！—–-")  # ("… — got the promotion": the dash led into it)
     clause = re.sub(r"^(?:it's|it is|she's|she is|he's|he is|they're|that's)\s+(?=\S)", "", clause, flags=re.I)
     return _CMD_END_RE.sub("", clause).strip(" ，,。.；;") or clause
 

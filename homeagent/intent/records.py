@@ -26,7 +26,7 @@ _WAKE_EN = re.compile(rf"\b(?:woke(?:\s+up)?|wake(?:\s+up)?|got up|get up|up|awa
 _QUALITY_ZH = re.compile(r"(?:睡得|睡眠质量|质量)\s*(?P<q>(?:很|挺|特别|非常|不太|比较|超级?|还算|还|真)?(?:不错|一般|糟糕|不好|好|差|香|烂|沉|浅|踏实))")
 _QUALITY_EN = re.compile(r"\bslept\s+(?P<a>great|well|badly|poorly|terribly|fine|okay|ok|awfully|soundly|like a log|so-so)\b"
                          r"|\b(?P<b>terrible|bad|good|great|awful|rough|restless|poor|decent|lovely|broken|solid)\s+(?:night|sleep)\b"
-                         r"|\bsleep\s+quality\s+(?:was\s+|is\s+)?(?P<c>\w+)", re.I)
+                         r"|\b(?:sleep\s+)?quality\s+(?:was\s+|is\s+)?(?P<c>\w+)", re.I)
 
 
 def _hour(clock: str) -> int | None:
@@ -64,6 +64,8 @@ def sleep(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
             out["wake"] = value if re.search(r"[ap]\.?m\.?$", value, re.I) else value + " am"
     if isinstance(said_date, str) and (out.get("bedtime") or out.get("wake")) and re.search(r"\d|[点點]", said_date):
         del out["date"]  # the day slot took the hour of going to bed ("昨晚11点", "at 11:30"): no day
+    if "hours" in props and out.get("hours") in (None, "") and (h := re.search(r"(?<![\w.])(\d{1,2}(?:\.\d)?)\s*(?:h|hrs?)\b", text, re.I)):
+        out["hours"] = h.group(1) + " hours"  # "Record sleep 8h"
     if "quality" in props and not out.get("quality"):
         if m := _QUALITY_ZH.search(text):
             out["quality"] = m.group("q")
@@ -111,6 +113,20 @@ def mood(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
     """"今天很开心" → 开心, "记成平静" → 平静, "put down my mood as content" → content,
     "maybe a 2" → a score of 2."""
     value = out.get("mood")
+    if isinstance(value, str):  # what the score's words left ("like a — …", "maybe a")
+        value = re.sub(r"\s*\b(?:maybe|like|about|around)\s+an?\b\s*(?=[—–-]|[,，]|$)", "", value, flags=re.I).strip()
+        out["mood"] = value or out["mood"]
+    head = re.split(r"[，,。；;！!]", value)[0] if isinstance(value, str) else ""
+    if isinstance(value, str) and re.search("[\u4e00-\u9fff]", text) and not re.search(_MOODS_ZH, head):
+        # "心情打个4分吧，挺开心的，…": the slot took the command; the mood is the clause that names one
+        for clause in re.split(r"[，,。；;！!]", text):
+            said = _MOOD_CLAUSE_ZH.fullmatch(clause.strip())
+            if said:
+                out["mood"] = value = said.group("m")
+                note = out.get("note")
+                if isinstance(note, str) and clause.strip() in note:
+                    out["note"] = note.replace(clause.strip(), "").strip(" ，,") or note
+                break
     if isinstance(value, str) and value.strip():
         if re.search("[\u4e00-\u9fff]", value):
             trimmed = _DEGREE_ZH.sub("", _RECORD_AS_ZH.sub("", value.strip()))
@@ -118,6 +134,9 @@ def mood(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
             out["mood"] = trimmed if len(trimmed) >= 2 else _RECORD_AS_ZH.sub("", value.strip())
         elif m := _MOOD_AS_EN.search(text):
             out["mood"] = m.group("m")
+        else:  # "great today": the day is the record's time, not its mood
+            out["mood"] = re.sub(r"\s+(?:today|tonight|right now|this morning|this evening)(?=\s*(?:[,;—–-]|$))", "", value.strip(),
+                                 count=1, flags=re.I) or value
     if "score" in props and out.get("score") in (None, "") and text.isascii() and (m := _SCORE_EN.search(text)):
         out["score"] = int(next(g for g in m.groups() if g))
         note = out.get("note")
@@ -141,7 +160,7 @@ def dream(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
     content = out.get("content")
     if not isinstance(content, str) or not content.strip():
         return
-    content = content.strip()
+    content = re.sub(r"^.{0,30}?\bdream\b\s*[—–:-]\s*", "", content.strip(), flags=re.I) or content.strip()  # "Record my dream — …"
     if re.search("[\u4e00-\u9fff]", content):
         said = re.search(r"(?:梦见|梦到)(?P<c>[^，,。；;]+?)(?:了)?(?=[，,。；;]|$)", text)
         if said and not re.search(r"梦见|梦到", content) and said.group("c").strip() not in content:

@@ -156,3 +156,16 @@ def test_a_web_search_s_words(filler: IntentLayer, text: str, expected: str) -> 
 ])
 def test_an_item_without_who_wants_it_or_the_list_s_words(filler: IntentLayer, action: str, text: str, item: str) -> None:
     assert _plain(filler.fill(action, text).get("item")) == item
+
+
+@pytest.mark.parametrize(("action", "text", "expected"), [
+    # the slot took the command; the mood is the clause that names one
+    ("record_mood", "心情打个3分吧，有点烦躁，堵车堵了一小时", {"mood": "烦躁", "score": 3, "note": "堵车堵了一小时"}),
+    ("record_mood", "Feeling calm tonight, like a 4 out of 5 — the house is quiet",
+     {"mood": "calm", "score": 4, "note": "the house is quiet"}),
+    ("record_sleep", "log sleep 7.5h, quality poor", {"hours": "7.5 hours", "quality": "poor"}),
+    ("record_dream", "Log my dream — I was on a boat that kept shrinking", {"content": "on a boat that kept shrinking"}),
+])
+def test_a_record_s_words_after_its_command(filler: IntentLayer, action: str, text: str, expected: dict) -> None:
+    got = filler.fill(action, text)
+    assert _has(got, expected), got
