@@ -76,8 +76,10 @@ def changes(text: str, action: str, props: Mapping[str, Any], out: dict[str, Any
             value = _LOOKUP_TAIL_ZH.sub("", value).strip()
             if key == "item":  # "洗衣液和卫生纸都买好了": the 都 of the verb
                 value = re.sub(r"(?<=\S)(?:都|也|全都|全)$", "", value)
+            value = re.sub(r"(?<=\S{2})\s*也(?:打|要|来|记)?(?:一下|个卡|卡)?$", "", value)  # "冥想也打一下": one more of the same
         else:
             value = _LOOKUP_TAIL_EN.sub("", _LOOKUP_LEAD_EN.sub("", value.strip())).strip()
+            value = re.sub(r"(?<=\S)\s+(?:too|as well|also)$", "", value, flags=re.I)  # "flossing too"
         out[key] = value or out[key]
 
 

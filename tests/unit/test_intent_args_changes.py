@@ -85,3 +85,13 @@ def test_an_event_moved_to_a_place(filler: IntentLayer, text: str, expected: dic
 def test_an_event_moved_to_a_time_keeps_its_place(filler: IntentLayer, text: str, key: str) -> None:
     got = filler.fill("update_event", text)
     assert key in got and "location" not in got, got
+
+
+@pytest.mark.parametrize(("text", "habit"), [
+    ("阅读也打一下", "阅读"),
+    ("早起也打个卡", "早起"),
+    ("stretching too", "stretching"),
+    ("journaling as well", "journaling"),
+])
+def test_one_more_check_in_of_the_same_kind(filler: IntentLayer, text: str, habit: str) -> None:
+    assert filler.fill("check_in_habit", text).get("habit") == habit
