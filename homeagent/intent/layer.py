@@ -277,6 +277,10 @@ class Route:
         }
 
 
+# A person said as a pronoun, with what the slot took after it ("他刚", "he just paid").
+_PERSON_PRONOUN_RE = re.compile(r"^(?:他|她)(?:们)?(?:刚刚?|已经|又|也|还|都)?(?:还了|还|给了)?$|^(?:he|she|they|him|her|them)\b", re.I)
+
+
 @dataclass
 class _Context:
     last_action: str = ""
@@ -939,6 +943,23 @@ class IntentLayer:
                question: bool = False, ctx: _Context | None = None, reason: str = "confident") -> Route:
         spec = self.registry.get(action)
         assert spec is not None
+        if ctx is not None and isinstance(args.get("person"), str) and _PERSON_PRONOUN_RE.match(args["person"].strip()):
+            # "他刚还了200", "he just paid back 50": the person the last record named
+            who = ctx.last_data.get("person")
+            if isinstance(who, str) and who.strip():
+                args = {**args, "person": who}
+                note = args.get("note")
+                if isinstance(note, str) and _PERSON_PRONOUN_RE.match(note.strip()) and len(note) <= 16:
+                    args = {k: v for k, v in args.items() if k != "note"}  # (what was left of the sentence)
+        props = dict(spec.parameters).get("properties", {})
+        if (ctx is not None and ctx.last_id is not None and "id" in props and "id" not in args
+                and not action.startswith(CREATES) and _entity(ctx.last_action) == _entity(action)):
+            # "优先级设成高", "已经交了，标记完成吧", "and change the location to the hall" right after a
+            # record: no words of their own to look one up by, so the record the last turn touched.
+            key = next((k for k in ("content", "title", "habit") if k in props), None)
+            value = args.get(key) if key else None
+            if key and (value in (None, "") or (isinstance(value, str) and _only_command_words(value, args, key))):
+                args = {**{k: v for k, v in args.items() if k != key}, "id": ctx.last_id}
         required = list(dict(spec.parameters).get("required", []))
         missing = [k for k in required if args.get(k) in (None, "", [])]
         if missing:
@@ -1290,6 +1311,21 @@ def _fingerprint(key: str) -> str:
     except metadata.PackageNotFoundError:
         pass
     return digest.hexdigest()
+
+
+_COMMAND_WORDS_RE = re.compile(
+    r"优先级|设成|设为|设置|改成|改为|改到|换成|换到|调成|调到|标记|完成|搞定|勾掉|位置|地点|地方|标签|截止|时间|日期|提醒|一下|吧|了|的|高|低|中"
+    r"|\b(?:and|also|then|change|set|make|mark|it|as|the|to|location|venue|place|priority|tag|done|complete|high|low|medium)\b", re.I)
+
+
+def _only_command_words(value: str, args: Mapping[str, Any], key: str) -> bool:
+    """Whether `value`, less the other slots' values, is only an update's own words."""
+    rest = value
+    for other, said in args.items():
+        if other != key and isinstance(said, str) and said.strip():
+            rest = rest.replace(said, " ")
+    rest = _COMMAND_WORDS_RE.sub(" ", rest)
+    return not re.search(r"[\u4e00-\u9fff]{2,}|[A-Za-z]{3,}", rest)
 
 
 def _entity(name: str) -> str:

@@ -433,12 +433,22 @@ _MOVED_EN = re.compile(r"^(?:the\s+|our\s+|my\s+)?(?P<t>.+?)\s+(?:(?:has|have|is
                        r"(?:over\s+)?to\s+(?:the\s+)?(?P<l>.+?)(?:\s+now)?(?:\s*,\s*update it)?[.!]?$"
                        r"|^(?:the\s+|our\s+|my\s+)?(?P<t2>.+?)\s+is\s+(?:in|at)\s+(?P<l2>.+?)\s+now\b.*$", re.I)
 _MOVED_ZH = re.compile(rf"^(?:把|将)?(?P<t>[^，,。]+?)(?:的)?(?:也)?(?:改到|换到|挪到|搬到|改在|换在)(?P<l>[{_HAN}A-Za-z0-9]{{2,12}}?)(?:了|吧|去)?[。！!]?$")
+# "and change the location to the community hall": the place only, of the record just touched.
+_NEW_PLACE_ONLY_EN = re.compile(r"^(?:and\s+|also\s+)?(?:please\s+)?(?:change|move|switch|set|update)\s+(?:the\s+)?(?:location|venue|place)\s+"
+                                r"(?:to|as)\s+(?:the\s+)?(?P<l>.+?)[.!]?$", re.I)
+_NEW_PLACE_ONLY_ZH = re.compile(r"^(?:再|也|那)?(?:把)?(?:地点|地方|位置|场地)(?:也)?(?:改成|换成|改到|换到|挪到|改为|换为|定在|改在|在)\s*(?P<l>[^，,。！!]+?)(?:了|吧)?[。！!]?$")
 _A_TIME = re.compile(r"\d|\b(?:\w+day|tomorrow|tonight|week|month|morning|afternoon|evening|noon|later|earlier)\b"
                      r"|[点號号周天月晚早]|[今明后昨]|上午|下午|中午|凌晨|以后|之后|下次|[一二三四五六七八九十两]", re.I)
 
 
 def _new_place(text: str, out: dict[str, Any]) -> None:
     m = _NEW_PLACE_ZH.match(text.strip()) or _NEW_PLACE_EN.match(text.strip())
+    only = _NEW_PLACE_ONLY_EN.match(text.strip()) or _NEW_PLACE_ONLY_ZH.match(text.strip())
+    if m is None and only is not None:
+        out["location"] = only.group("l").strip()
+        out.pop("title", None)  # the words were the change's: the record is the one just touched
+        out.pop("new_title", None)
+        return
     if m is None:
         moved = _MOVED_EN.match(text.strip()) or _MOVED_ZH.match(text.strip())
         if moved is None:

@@ -158,3 +158,37 @@ async def test_structured_slots_land_in_their_columns(make_config) -> None:
     assert goals == [{"title": "run", "target": 100, "unit": "km"}]
     assert stock == [{"name": "tuna", "quantity": 3, "unit": "cans", "location": "pantry"}]
     assert water == [{"plant": "fern", "amount_ml": 300}]
+
+
+@pytest.mark.parametrize(("lent", "repaid", "person", "amounts"), [
+    ("记一下，借给小周500", "他刚还了200", "小周", (50000, 20000)),
+    ("I lent Priya 300", "she just paid back 100", "Priya", (30000, 10000)),
+])
+async def test_a_repayment_said_with_a_pronoun_is_the_last_loan_s_person(make_config, lent: str, repaid: str,
+                                                                          person: str, amounts: tuple[int, int]) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        await turn(app, lent)
+        await turn(app, repaid)
+        rows = await app.db.fetchall("SELECT person, amount_minor, repaid_minor FROM money_lends ORDER BY id")
+    assert provider.requests == []  # the layer answered both
+    assert [(r["person"], r["amount_minor"], r["repaid_minor"]) for r in rows] == [(person, *amounts)]
+
+
+@pytest.mark.parametrize(("first", "then", "table", "column", "expected"), [
+    ("帮我加个任务：写季度总结", "优先级设成高", "tasks", "priority", "high"),
+    ("remind me to send the invoice by Friday", "make it high priority", "tasks", "priority", "high"),
+    ("提醒我周五交水费", "已经交了，标记完成吧", "tasks", "status", "done"),
+    ("明天下午3点和房东看房", "地点改成小区南门", "events", "location", "小区南门"),
+    ("book the choir rehearsal on Thursday at 7pm", "and change the location to the church hall", "events", "location",
+     "church hall"),
+])
+async def test_a_change_with_no_words_of_its_own_is_the_last_record_s(make_config, first: str, then: str, table: str,
+                                                                       column: str, expected: str) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        await turn(app, first)
+        await turn(app, then)
+        rows = await app.db.fetchall(f"SELECT {column} FROM {table} ORDER BY id")
+    assert provider.requests == []
+    assert [r[column] for r in rows] == [expected]
