@@ -135,7 +135,7 @@ _FREQUENCY_RE = re.compile(r"(?P<weekly>每周|每星期|每个星期|每礼拜|
                            r"|每天|每日|天天|\bdaily\b|\bnightly\b|\bevery (?:day|night|morning|evening)\b", re.I)
 _VERB_WORDS = (
     ("delete", re.compile(r"删|取消|不要了|去掉|delete|remove|cancel|get rid", re.I)),
-    ("complete", re.compile(r"完成|做完|搞定|done|finished|complete", re.I)),
+    ("complete", re.compile(r"完成|做完|搞定|买了|买到|买好|已经买|done|finished|complete|\bgot\b|bought|picked up", re.I)),
     ("update", re.compile(r"改|换|推迟|提前|挪|暂停|恢复|归档|补充|加一句|change|move|reschedule|push|update|make it|pause|resume"
                           r"|archive|\badd\b.+\bto (?:it|that)\b|append|make that", re.I)),
 )

@@ -118,3 +118,18 @@ async def test_short_follow_ups_change_or_add_to_what_the_last_turn_touched(make
     assert habits["gym"]["target"] == 3
     assert habits["练字"]["remind_at"] == "20:00"
     assert items == ["milk", "eggs", "bread"]
+
+
+@pytest.mark.parametrize(("show", "bought"), [("看一下购物清单", "第二个已经买了"), ("show the shopping list", "I got the second one")])
+async def test_a_listed_item_said_bought_is_ticked_off(make_config, show: str, bought: str) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        for item in ("酱油", "鸡蛋", "牛奶"):
+            await turn(app, f"购物清单加上{item}")
+        listing = text_of(await turn(app, show))
+        events = await turn(app, bought)
+        rows = {r["name"]: r["status"] for r in await app.db.fetchall("SELECT name, status FROM shopping_items")}
+    assert provider.requests == []
+    second = re.findall(r"^- #\d+\s+(\S+)", listing, re.M)[1]
+    assert _calls(events) and _calls(events)[0][0] == "mark_shopping_bought"
+    assert [name for name, status in rows.items() if status == "bought"] == [second]
