@@ -423,10 +423,69 @@ def items(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
     out["item"] = trimmed or value
 
 
+_DISCOUNT_ZH = re.compile(r"满\s*\d+\s*减\s*\d+|(?<![\d.])[一二三四五六七八九\d](?:\.\d)?\s*折|买一送一|第二(?:杯|份|件)半价|半价|立减\s*\d+元?"
+                          r"|(?<![\d.])\d+(?:\.\d+)?\s*元(?=券|红包|优惠|$|[，,])")
+_DISCOUNT_EN = re.compile(r"\d+\s*%\s*off|\$\s*\d+(?:\.\d+)?\s*off(?:\s+(?:orders?\s+)?(?:over\s+)?\$\s*\d+)?|\b\d+\s+off\s+orders?\s+over\s+\$?\d+"
+                          r"|\bbuy[- ]one[- ]get[- ]one(?:[- ]free)?|\bBOGO\b|\bhalf off\b", re.I)
+_CODE = re.compile(r"(?:券码|优惠码|兑换码|折扣码|\bcode)\s*(?:是|为|is)?\s*[:：]?\s*(?P<c>[A-Za-z0-9-]{4,})"
+                   r"|(?<![A-Za-z0-9])(?P<b>(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9-]{5,})(?![A-Za-z0-9])")
+_COUPON_HEAD_ZH = re.compile(r"^.*?(?:优惠券|券码|代金券|折扣券|红包)\s*[：:，,]\s*|^(?:帮我)?(?:收到|领了|拿到|有)(?:了)?(?:一)?张\s*|^.*?领了张\s*")
+_PRODUCT_ZH = r"(?:早餐|午餐|晚餐|家电|全家桶|饮品|甜品|电器|数码|生鲜|超市|会员)"
+_STORE_ZH = re.compile(rf"^(?P<s>[\u4e00-\u9fffA-Za-z]{{2,8}}?)(?={_PRODUCT_ZH}|的|给|满|买一|[一二三四五六七八九\d](?:\.\d)?\s*折|半价|红包|券|\d|第二|立减)")
+_STORE_EN = re.compile(r"\b(?:at|for|from)\s+(?P<s>[A-Z][\w'’&.-]*(?:\s+[A-Z][\w'’&.-]*)*)"
+                       r"|(?P<t>[A-Z][\w'’&.-]*(?:\s+[A-Z][\w'’&.-]*)*)\s+(?:(?:buy[- ]one[- ]get[- ]one(?:[- ]free)?|\S+\s+off)\s+)?"
+                       r"(?:coupon|voucher|promo)\b")
+_NOT_A_STORE_EN = re.compile(r"^(?:Save|Keep|Store|Add|I|I've|Log|Record|Put|This|The|A|Coupon)$")
+
+
+def coupon(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """A coupon's shop, offer and code: "盒马满100减20" → 盒马 and 满100减20, "瑞幸的咖啡券，券码
+    LK8890" → 瑞幸 and LK8890, "20% off at Target, code SPRING20" → Target, 20% off, SPRING20."""
+    zh = re.search("[\u4e00-\u9fff]", text) is not None
+    if "discount" in props and not out.get("discount") and (m := (_DISCOUNT_ZH if zh else _DISCOUNT_EN).search(text)):
+        out["discount"] = m.group(0).strip()
+    if "code" in props and (m := _CODE.search(text)):
+        said = m.group("c") or m.group("b")
+        if said and re.search(r"\d", said) and said not in str(out.get("discount", "")):
+            out["code"] = said
+    store = None
+    if zh:
+        body = _COUPON_HEAD_ZH.sub("", text.strip())
+        m = _STORE_ZH.match(body)
+        store = m.group("s") if m else None
+    else:
+        for m in _STORE_EN.finditer(text):
+            said = (m.group("s") or m.group("t") or "").strip()
+            said = re.sub(r"^(?:Save|Keep|Store|Add|This|The)\s+", "", said)
+            if said and not _NOT_A_STORE_EN.match(said):
+                store = said
+                break
+    if store and "store" in props:
+        out["store"] = store
+    title = out.get("title")
+    said_store, offer = str(out.get("store") or ""), str(out.get("discount") or "")
+    if zh:
+        # The coupon as said, in its first clause: "肯德基早餐五折", "瑞幸的咖啡券" → 瑞幸咖啡券.
+        first = re.split(r"[，,。；;]", _COUPON_HEAD_ZH.sub("", text.strip()))[0]
+        first = re.sub(r"的|给了张|给的|(?:的)?券码.*$|\s+.*$", "", first).strip()
+        if len(first) >= 2 and (not isinstance(title, str) or title not in first or len(title) < len(first)):
+            out["title"] = first if first != said_store else first + offer
+    elif (not isinstance(title, str) or len(title.strip()) <= 2 or title == said_store or "$" in title and not offer.startswith(title)
+          or re.match(r"(?:I've|I have|store|save|keep|add|this)\b", title, re.I)):
+        made = f"{offer} at {said_store}" if offer and said_store else offer or (f"{said_store} coupon" if said_store else "")
+        if made:
+            out["title"] = made
+    for key in ("note",):  # a code or offer said after a comma is no note
+        note = out.get(key)
+        if isinstance(note, str) and any(str(out.get(k, "")) and str(out[k]) in note for k in ("code", "discount")) and len(note) <= 24:
+            del out[key]
+
+
 _BY_ACTION = {"record_sleep": sleep, "record_medicine": medicine, "record_mood": mood, "record_dream": dream,
               "add_recipe": recipe, "record_medical": medical,
               "web_search": search, "write_diary": diary,
-              "add_shopping_item": items, "add_wishlist_item": items, "mark_shopping_bought": items}
+              "add_shopping_item": items, "add_wishlist_item": items, "mark_shopping_bought": items,
+              "add_coupon": coupon}
 
 
 def record_words(text: str, action: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:

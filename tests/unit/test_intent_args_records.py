@@ -169,3 +169,19 @@ def test_an_item_without_who_wants_it_or_the_list_s_words(filler: IntentLayer, a
 def test_a_record_s_words_after_its_command(filler: IntentLayer, action: str, text: str, expected: dict) -> None:
     got = filler.fill(action, text)
     assert _has(got, expected), got
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("存个优惠券：永辉满88减10，周末过期", {"store": "永辉", "discount": "满88减10", "title": "永辉满88减10"}),
+    ("屈臣氏的护肤券，券码 WT2026，月底到期", {"store": "屈臣氏", "code": "WT2026", "title": "屈臣氏护肤券"}),
+    ("保存优惠券：麦当劳早餐八折", {"store": "麦当劳", "discount": "八折", "title": "麦当劳早餐八折"}),
+    ("收到一张苏宁家电券，满2000减200", {"store": "苏宁", "discount": "满2000减200", "title": "苏宁家电券"}),
+    ("Save a coupon: 15% off at Argos, code ARG15, expires June 1",
+     {"store": "Argos", "discount": "15% off", "code": "ARG15", "title": "15% off at Argos"}),
+    ("Keep this Subway buy one get one free voucher",
+     {"store": "Subway", "discount": "buy one get one free"}),
+    ("store the Deliveroo promo code FOOD10", {"store": "Deliveroo", "code": "FOOD10"}),
+])
+def test_a_coupon_s_shop_offer_and_code(filler: IntentLayer, text: str, expected: dict) -> None:
+    got = filler.fill("add_coupon", text)
+    assert _has(got, expected), got
