@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from homeagent.numbers import parse_number
+from homeagent.numbers import NUM, parse_number
 
 _CLOCK_ZH = r"[\d一二两三四五六七八九十]{1,3}\s*[点點:：]\s*(?:半|一刻|三刻|[\d一二三四五六七八九十]{1,3}\s*分?)?"
 _NIGHT_ZH = r"(?:昨晚|昨天晚上|昨夜|今晚|晚上|夜里|半夜|凌晨)"
@@ -481,11 +481,61 @@ def coupon(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
             del out[key]
 
 
+_GOAL_ZH = re.compile(rf"(?P<v>读|看|跑|走|骑|游|存|攒|减|瘦)(?:完|满|够|到|掉)?\s*(?P<n>\d+(?:\.\d+)?|{NUM})\s*"
+                      r"(?P<u>万|千|本书|本|公里|千米|km|斤|公斤|kg|部电影|部|场|次|小时)")
+_GOAL_ACTIVITY_ZH = {"读": "读书", "看": "读书", "跑": "跑步", "走": "走路", "骑": "骑行", "游": "游泳", "存": "存钱", "攒": "存钱",
+                     "减": "减肥", "瘦": "减肥"}
+_SAVE_EN = re.compile(r"\bsave\s+(?:up\s+)?(?P<a>\$\s*[\d,]+(?:\.\d+)?\s*k?|[\d,]+(?:\.\d+)?\s*k?\s*(?:dollars|pounds|euros|yuan|bucks))"
+                      r"(?:\s+(?P<rest>for\s+.+?))?(?=\s+(?:by|before|until)\b|[,.]|$)", re.I)
+_COUNTED_EN = re.compile(r"\b(?P<v>read|watch|finish|write|visit|bake|cook)\s+(?P<n>\d+)\s+(?P<u>books|novels|films|movies|pages|countries|recipes)\b", re.I)
+
+
+def goal(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """A goal named by what is done: "跑满100公里" → 跑步, 100 公里; "存够10万" → 存钱,
+    100,000; "读完24本书" → 读书, 24 本; "read 30 books" → read books; "save $5,000 for the
+    vacation" → save for the vacation, 5,000."""
+    if re.search("[\u4e00-\u9fff]", text):
+        m = _GOAL_ZH.search(text)
+        if m is None:
+            return
+        number = parse_number(m.group("n"))
+        if number is None:
+            return
+        unit = m.group("u")
+        if unit in ("万", "千"):
+            number *= 10000 if unit == "万" else 1000
+            if out.get("unit") in ("万", "千"):
+                del out["unit"]  # ("5万块": the 块 stays the unit)
+        else:
+            out["unit"] = {"本书": "本", "部电影": "部", "千米": "公里"}.get(unit, unit)
+        out["target"] = int(number) if float(number).is_integer() else number
+        title = out.get("title")
+        activity = _GOAL_ACTIVITY_ZH[m.group("v")]
+        if not isinstance(title, str) or len(title) <= 2 or m.group("v") in title[:2] or re.search(r"\d|[，,]", title):
+            out["title"] = activity
+        said_end = next((w for w in ("年底", "年末", "月底", "月末", "这个月", "本月", "下个月", "今年", "明年") if w in text), None)
+        if "deadline" in props and not out.get("deadline") and said_end:
+            out["deadline"] = said_end  # ("…，年底前完成" was in the title; the nearer end first)
+        return
+    if m := _SAVE_EN.search(text):
+        amount = re.sub(r"[^\d.k]", "", m.group("a").casefold())
+        value = float(amount.rstrip("k")) * (1000 if amount.endswith("k") else 1) if amount.rstrip("k") else None
+        if value is not None:
+            out["target"] = int(value) if value.is_integer() else value
+            out["title"] = "save " + m.group("rest").strip() if m.group("rest") else "save money"
+            out.pop("unit", None)
+    elif (m := _COUNTED_EN.search(text)) and isinstance(out.get("title"), str) and out["title"].casefold().startswith(m.group("v").casefold()):
+        out["title"] = f"{m.group('v')} {m.group('u')}"  # "read 30 books": read books (a count of things, not a measure)
+        if out.get("target") in (None, ""):
+            out["target"] = int(m.group("n"))
+        out.setdefault("unit", m.group("u"))
+
+
 _BY_ACTION = {"record_sleep": sleep, "record_medicine": medicine, "record_mood": mood, "record_dream": dream,
               "add_recipe": recipe, "record_medical": medical,
               "web_search": search, "write_diary": diary,
               "add_shopping_item": items, "add_wishlist_item": items, "mark_shopping_bought": items,
-              "add_coupon": coupon}
+              "add_coupon": coupon, "create_goal": goal}
 
 
 def record_words(text: str, action: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:

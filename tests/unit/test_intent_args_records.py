@@ -185,3 +185,16 @@ def test_a_record_s_words_after_its_command(filler: IntentLayer, action: str, te
 def test_a_coupon_s_shop_offer_and_code(filler: IntentLayer, text: str, expected: dict) -> None:
     got = filler.fill("add_coupon", text)
     assert _has(got, expected), got
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("新目标：这个月骑满300公里", {"title": "骑行", "target": 300, "unit": "公里"}),
+    ("设个目标，年底前攒够3万", {"title": "存钱", "target": 30000}),
+    ("今年的目标是读完36本书，年底前完成", {"title": "读书", "target": 36, "unit": "本", "deadline": "年底"}),
+    ("Set a goal to watch 50 films this year", {"title": "watch films", "target": 50}),
+    ("I want to save $2,500 for a new laptop by June", {"title": "save for a new laptop", "target": 2500}),
+    ("run 200 km this year", {"title": "run", "target": 200, "unit": "km"}),  # a measure: the verb alone
+])
+def test_a_goal_named_by_what_is_done(filler: IntentLayer, text: str, expected: dict) -> None:
+    got = filler.fill("create_goal", text)
+    assert _has(got, expected), got
