@@ -52,6 +52,7 @@ from homeagent.intent.listing import (
     row_of,
 )
 from homeagent.intent.objects import CREATES
+from homeagent.intent.records import contact
 from homeagent.intent.shift import Shift, apply_shift, bare, find_shift, name_of
 from homeagent.intent.slots import (
     find_day,
@@ -872,6 +873,8 @@ class IntentLayer:
         if action.startswith(CREATES):
             args = whose_note(text, action, props, clause_note(text, action, props, money_note(text, props, args)))
             args = people(text, action, props, kept_at(text, action, props, args))
+            if action == "add_person":
+                contact(text, props, args)  # (after the clauses and people: who they are is read last)
         if numbered is not None:
             # The number names the record: the words it is looked up by (the schema's first
             # key after the id) are left out, what it becomes is kept.

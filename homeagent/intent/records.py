@@ -531,6 +531,48 @@ def goal(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
         out.setdefault("unit", m.group("u"))
 
 
+_EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
+_ROLE_NAME_ZH = re.compile(r"^(?P<rel>[\u4e00-\u9fff]{2,4}?)(?P<name>[\u4e00-\u9fff](?:师傅|老师|医生|大夫|阿姨|叔叔|叔|经理|主任|律师))$")
+_CONTACT_WORDS_ZH = re.compile(r"^(?:联系人|通讯录|新联系人|个联系人)$")
+_RELATION_EN = re.compile(r"\b(?i:my|our)\s+(?P<rel>(?i:cousin|sister|brother|aunt|uncle|friend|neighbou?r|colleague|boss|nephew|niece|son"
+                          r"|daughter|mum|mom|dad|grandma|grandpa|coach|dentist|doctor|teacher|landlord|plumber))\s+"
+                          r"(?P<name>[A-Z][\w'’-]*?)(?:['’]s)?(?:\s+(?P<last>[A-Z][\w'’-]*?)(?:['’]s)?)?\b(?!['’])")
+_TITLE_EN = re.compile(r"\b(?P<t>Mr|Mrs|Ms|Dr|Prof)\.?\s+(?P<n>[A-Z][\w'’-]+)")
+
+
+def contact(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """A contact's name and who they are: "物业刘师傅" → 刘师傅 (物业); "加个联系人，王老师，小宝的
+    班主任" → 王老师 (小宝的班主任); "my cousin Rachel's email" → Rachel (cousin); "Mr. Thompson"
+    stays whole; an email without its label."""
+    if isinstance(out.get("email"), str) and (m := _EMAIL.search(out["email"])):
+        out["email"] = m.group(0)  # "邮箱lina@163.com"
+    person = out.get("person")
+    if not isinstance(person, str):
+        return
+    person = person.strip()
+    if _CONTACT_WORDS_ZH.match(person) and isinstance(out.get("relation"), str):
+        # "加个联系人，王老师，小宝的班主任": the name came after the command, who they are after it
+        person, said = out.pop("relation"), out.pop("note", None)
+        if isinstance(said, str) and said and "relation" in props:
+            out["relation"] = said
+    if (m := _ROLE_NAME_ZH.match(person)) and "relation" in props and not out.get("relation"):
+        person, out["relation"] = m.group("name"), m.group("rel")
+    if isinstance(out.get("relation"), str):
+        out["relation"] = re.sub(r"^新(?=\S{2})", "", out["relation"])  # "新同事": a colleague
+    if (m := _RELATION_EN.search(text)) and "relation" in props and not out.get("relation"):
+        person, out["relation"] = " ".join(p for p in (m.group("name"), m.group("last")) if p), m.group("rel")
+    if (m := _TITLE_EN.search(text)) and person.rstrip(".") in (m.group("t"), m.group("n")):
+        person = f"{m.group('t')}. {m.group('n')}"  # "Mr. Thompson", not "Mr"
+        if isinstance(out.get("note"), str) and out["note"].strip(" .") == m.group("n"):
+            del out["note"]
+    out["person"] = re.sub(r"(?<=\w)['’]s$", "", person)
+    note = out.get("note")
+    if isinstance(note, str):
+        digits = re.sub(r"\D", "", note)
+        if (digits and digits == re.sub(r"\D", "", str(out.get("phone", "")))) or (out.get("email") and str(out["email"]) in note):
+            del out["note"]  # "手机号 139-1234-5678": the phone said again
+
+
 _BY_ACTION = {"record_sleep": sleep, "record_medicine": medicine, "record_mood": mood, "record_dream": dream,
               "add_recipe": recipe, "record_medical": medical,
               "web_search": search, "write_diary": diary,

@@ -198,3 +198,18 @@ def test_a_coupon_s_shop_offer_and_code(filler: IntentLayer, text: str, expected
 def test_a_goal_named_by_what_is_done(filler: IntentLayer, text: str, expected: dict) -> None:
     got = filler.fill("create_goal", text)
     assert _has(got, expected), got
+
+
+@pytest.mark.parametrize(("text", "expected", "absent"), [
+    ("新联系人：房东王阿姨，13600001111", {"person": "王阿姨", "relation": "房东", "phone": "13600001111"}, None),
+    ("加个联系人，李老师，女儿的钢琴老师", {"person": "李老师", "relation": "女儿的钢琴老师"}, None),
+    ("新同事周敏，记到联系人里", {"person": "周敏", "relation": "同事"}, None),
+    ("把表哥张伟加到联系人，邮箱zw88@163.com", {"person": "张伟", "email": "zw88@163.com"}, None),
+    ("新建联系人赵六，手机号 138-0000-1234", {"person": "赵六", "phone": "13800001234"}, "note"),
+    ("Save my aunt Maggie's number, 07700 900456", {"person": "Maggie", "relation": "aunt"}, None),
+    ("add Dr. Hughes, the kids' dentist", {"person": "Dr. Hughes"}, None),
+])
+def test_a_contact_s_name_and_who_they_are(filler: IntentLayer, text: str, expected: dict, absent: str | None) -> None:
+    got = filler.fill("add_person", text)
+    assert _has(got, expected), got
+    assert absent is None or absent not in got, got
