@@ -6,18 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from homeagent.cli.tools import catalog
-from homeagent.clock import FakeClock
 from homeagent.intent import IntentLayer
-from homeagent.intent.training import all_templates
-from tests.unit.conftest import INTENT_NOW
-
-
-@pytest.fixture(scope="module")
-def filler() -> IntentLayer:
-    made = IntentLayer(catalog(), clock=FakeClock(INTENT_NOW))
-    made.templates = all_templates(made._action_defs())
-    return made
 
 
 @pytest.mark.parametrize(("action", "text", "expected"), [

@@ -8,31 +8,10 @@ only, so the templates are built and the classifier is left untouched (fast)."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
-from homeagent.cli.tools import catalog
-from homeagent.clock import FakeClock
 from homeagent.intent import IntentLayer
-from homeagent.intent.training import all_templates
-from tests.unit.conftest import INTENT_NOW
-
-
-@pytest.fixture(scope="module")
-def filler() -> IntentLayer:
-    made = IntentLayer(catalog(), clock=FakeClock(INTENT_NOW))
-    made.templates = all_templates(made._action_defs())
-    return made
-
-
-def _plain(value: object) -> object:
-    """A value as the bench grades it: a leading article is not a difference."""
-    return re.sub(r"^(?:the|a|an)\s+", "", value, flags=re.I) if isinstance(value, str) else value
-
-
-def _has(got: dict, expected: dict) -> bool:
-    return {k: _plain(got.get(k)) for k in expected} == {k: _plain(v) for k, v in expected.items()}
+from tests.unit.conftest import INTENT_NOW, has_args
 
 
 @pytest.mark.parametrize(("text", "action", "expected"), [
@@ -54,7 +33,7 @@ def _has(got: dict, expected: dict) -> bool:
 ])
 def test_the_name_is_only_the_record_s_words_zh(filler: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = filler.fill(action, text)
-    assert _has(args, expected), args
+    assert has_args(args, expected), args
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -69,7 +48,7 @@ def test_the_name_is_only_the_record_s_words_zh(filler: IntentLayer, text: str, 
 ])
 def test_money_s_direction_and_category_come_from_the_words(filler: IntentLayer, text: str, expected: dict) -> None:
     args = filler.fill("record_transaction", text)
-    assert _has(args, expected), args
+    assert has_args(args, expected), args
 
 
 def test_a_question_about_money_gets_a_direction_only_when_said(filler: IntentLayer) -> None:
@@ -84,7 +63,7 @@ def test_a_question_about_money_gets_a_direction_only_when_said(filler: IntentLa
 ])
 def test_an_event_s_range_and_place(filler: IntentLayer, text: str, expected: dict) -> None:
     args = filler.fill("create_event", text)
-    assert _has(args, expected), args
+    assert has_args(args, expected), args
 
 
 def test_a_place_that_is_all_there_is_stays_whole(filler: IntentLayer) -> None:
@@ -113,7 +92,7 @@ def test_a_place_that_is_all_there_is_stays_whole(filler: IntentLayer) -> None:
 ])
 def test_the_name_is_only_the_record_s_words_en(filler: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = filler.fill(action, text)
-    assert _has(args, expected), args
+    assert has_args(args, expected), args
 
 
 def test_what_a_note_says_keeps_its_own_dates_and_places(filler: IntentLayer) -> None:
@@ -150,7 +129,7 @@ def test_an_amount_with_thousands_separators_is_read_whole(filler: IntentLayer, 
 ])
 def test_more_words_around_a_chinese_name(filler: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = filler.fill(action, text)
-    assert _has(args, expected), args
+    assert has_args(args, expected), args
 
 
 @pytest.mark.parametrize(("text", "action", "expected"), [
@@ -171,7 +150,7 @@ def test_more_words_around_a_chinese_name(filler: IntentLayer, text: str, action
 ])
 def test_more_words_around_an_english_name(filler: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = filler.fill(action, text)
-    assert _has(args, expected), args
+    assert has_args(args, expected), args
 
 
 @pytest.mark.parametrize(("text", "action", "expected"), [
@@ -185,7 +164,7 @@ def test_more_words_around_an_english_name(filler: IntentLayer, text: str, actio
 ])
 def test_places_authors_hours_and_times_a_week(filler: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = filler.fill(action, text)
-    assert _has(args, expected), args
+    assert has_args(args, expected), args
 
 
 def test_a_week_s_count_is_no_day(filler: IntentLayer) -> None:
@@ -204,7 +183,7 @@ def test_a_week_s_count_is_no_day(filler: IntentLayer) -> None:
 ])
 def test_counts_returns_and_names_said_in_passing(filler: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = filler.fill(action, text)
-    assert _has(args, expected), args
+    assert has_args(args, expected), args
 
 
 def test_a_promise_to_give_back_is_no_return(filler: IntentLayer) -> None:
@@ -262,7 +241,7 @@ def test_a_day_before_a_record_stays_a_day(filler: IntentLayer) -> None:
 def test_the_command_s_words_at_a_name_s_edges_are_not_the_name(filler: IntentLayer, text: str, action: str,
                                                                 expected: dict) -> None:
     args = filler.fill(action, text)
-    assert _has(args, expected), args
+    assert has_args(args, expected), args
 
 
 @pytest.mark.parametrize(("text", "action", "expected"), [
@@ -278,7 +257,7 @@ def test_the_command_s_words_at_a_name_s_edges_are_not_the_name(filler: IntentLa
 def test_english_command_words_are_not_the_name_and_a_reading_is_its_number(filler: IntentLayer, text: str,
                                                                            action: str, expected: dict) -> None:
     args = filler.fill(action, text)
-    assert _has(args, expected), args
+    assert has_args(args, expected), args
 
 
 @pytest.mark.parametrize(("text", "action", "days"), [

@@ -6,30 +6,10 @@ The layer is not trained here: `fill` reads the registry's schemas and the templ
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
-from homeagent.cli.tools import catalog
-from homeagent.clock import FakeClock
 from homeagent.intent import IntentLayer
-from homeagent.intent.training import all_templates
-from tests.unit.conftest import INTENT_NOW
-
-
-@pytest.fixture(scope="module")
-def filler() -> IntentLayer:
-    made = IntentLayer(catalog(), clock=FakeClock(INTENT_NOW))
-    made.templates = all_templates(made._action_defs())
-    return made
-
-
-def _plain(value: object) -> object:
-    return re.sub(r"^(?:the|a|an)\s+", "", value, flags=re.I) if isinstance(value, str) else value
-
-
-def _has(got: dict, expected: dict) -> bool:
-    return {k: _plain(got.get(k)) for k in expected} == {k: _plain(v) for k, v in expected.items()}
+from tests.unit.conftest import has_args
 
 
 @pytest.mark.parametrize(("text", "action", "expected"), [
@@ -41,7 +21,7 @@ def _has(got: dict, expected: dict) -> bool:
 ])
 def test_two_names_with_nothing_between(filler: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = filler.fill(action, text)
-    assert _has(args, expected), args
+    assert has_args(args, expected), args
 
 
 @pytest.mark.parametrize(("text", "action", "expected"), [
@@ -62,7 +42,7 @@ def test_two_names_with_nothing_between(filler: IntentLayer, text: str, action: 
 ])
 def test_a_title_in_marks_and_its_author(filler: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = filler.fill(action, text)
-    assert _has(args, expected), args
+    assert has_args(args, expected), args
     if action == "add_book" and "author" not in expected:
         assert not args.get("author"), args
 
@@ -77,7 +57,7 @@ def test_a_title_in_marks_and_its_author(filler: IntentLayer, text: str, action:
 ])
 def test_a_day_and_an_hour_said_apart_are_one_time(filler: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = filler.fill(action, text)
-    assert _has(args, expected), args
+    assert has_args(args, expected), args
     assert "end" not in args, args
 
 
@@ -90,7 +70,7 @@ def test_a_day_and_an_hour_said_apart_are_one_time(filler: IntentLayer, text: st
 ])
 def test_an_event_looked_up_by_its_words(filler: IntentLayer, text: str, expected: dict) -> None:
     args = filler.fill("update_event", text)
-    assert _has(args, expected), args
+    assert has_args(args, expected), args
     assert "new_title" not in args, args
 
 
@@ -105,7 +85,7 @@ def test_an_event_looked_up_by_its_words(filler: IntentLayer, text: str, expecte
 ])
 def test_a_goal_s_progress_said_in_a_sentence(filler: IntentLayer, text: str, expected: dict) -> None:
     args = filler.fill("update_goal_progress", text)
-    assert _has(args, expected), args
+    assert has_args(args, expected), args
     assert args.get("status") != "done", args
 
 
@@ -125,7 +105,7 @@ def test_a_goal_s_progress_said_in_a_sentence(filler: IntentLayer, text: str, ex
 ])
 def test_the_words_around_an_english_name(filler: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = filler.fill(action, text)
-    assert _has(args, expected), args
+    assert has_args(args, expected), args
 
 
 @pytest.mark.parametrize(("text", "action", "expected"), [
@@ -143,4 +123,4 @@ def test_the_words_around_an_english_name(filler: IntentLayer, text: str, action
 ])
 def test_the_function_words_of_an_english_name(filler: IntentLayer, text: str, action: str, expected: dict) -> None:
     got = filler.fill(action, text)
-    assert _has(got, expected), got
+    assert has_args(got, expected), got

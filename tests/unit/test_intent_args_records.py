@@ -5,30 +5,10 @@ words of a web search. The sentences are this file's own."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
-from homeagent.cli.tools import catalog
-from homeagent.clock import FakeClock
 from homeagent.intent import IntentLayer
-from homeagent.intent.training import all_templates
-from tests.unit.conftest import INTENT_NOW
-
-
-@pytest.fixture(scope="module")
-def filler() -> IntentLayer:
-    made = IntentLayer(catalog(), clock=FakeClock(INTENT_NOW))
-    made.templates = all_templates(made._action_defs())
-    return made
-
-
-def _plain(value: object) -> object:
-    return re.sub(r"^(?:the|a|an)\s+", "", value, flags=re.I) if isinstance(value, str) else value
-
-
-def _has(got: dict, expected: dict) -> bool:
-    return {k: _plain(got.get(k)) for k in expected} == {k: _plain(v) for k, v in expected.items()}
+from tests.unit.conftest import has_args, plain
 
 
 @pytest.mark.parametrize(("text", "expected", "absent"), [
@@ -41,7 +21,7 @@ def _has(got: dict, expected: dict) -> bool:
 ])
 def test_a_night_s_sleep(filler: IntentLayer, text: str, expected: dict, absent: str | None) -> None:
     got = filler.fill("record_sleep", text)
-    assert _has(got, expected), got
+    assert has_args(got, expected), got
     assert absent is None or absent not in got, got
 
 
@@ -54,7 +34,7 @@ def test_a_night_s_sleep(filler: IntentLayer, text: str, expected: dict, absent:
 ])
 def test_a_medicine_and_its_dose(filler: IntentLayer, text: str, expected: dict) -> None:
     got = filler.fill("record_medicine", text)
-    assert _has(got, expected), got
+    assert has_args(got, expected), got
     assert "note" not in got, got  # the dose said after a comma is no note
 
 
@@ -68,7 +48,7 @@ def test_a_medicine_and_its_dose(filler: IntentLayer, text: str, expected: dict)
 ])
 def test_a_mood_and_its_score(filler: IntentLayer, text: str, expected: dict) -> None:
     got = filler.fill("record_mood", text)
-    assert _has(got, expected), got
+    assert has_args(got, expected), got
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -81,7 +61,7 @@ def test_a_mood_and_its_score(filler: IntentLayer, text: str, expected: dict) ->
 ])
 def test_a_dream_and_how_it_felt(filler: IntentLayer, text: str, expected: dict) -> None:
     got = filler.fill("record_dream", text)
-    assert _has(got, expected), got
+    assert has_args(got, expected), got
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -100,7 +80,7 @@ def test_a_dream_and_how_it_felt(filler: IntentLayer, text: str, expected: dict)
 ])
 def test_a_recipe_s_ingredients_and_steps(filler: IntentLayer, text: str, expected: dict) -> None:
     got = filler.fill("add_recipe", text)
-    assert _has(got, expected), got
+    assert has_args(got, expected), got
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -115,7 +95,7 @@ def test_a_recipe_s_ingredients_and_steps(filler: IntentLayer, text: str, expect
 ])
 def test_a_visit_to_the_doctor(filler: IntentLayer, text: str, expected: dict) -> None:
     got = filler.fill("record_medical", text)
-    assert _has(got, expected), got
+    assert has_args(got, expected), got
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -128,7 +108,7 @@ def test_a_visit_to_the_doctor(filler: IntentLayer, text: str, expected: dict) -
 ])
 def test_a_diary_entry_s_weather_and_mood_beside_its_words(filler: IntentLayer, text: str, expected: dict) -> None:
     got = filler.fill("write_diary", text)
-    assert _has(got, expected), got
+    assert has_args(got, expected), got
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -155,7 +135,7 @@ def test_a_web_search_s_words(filler: IntentLayer, text: str, expected: str) -> 
     ("add_shopping_item", "上海青", "上海青"),  # and one that starts like 上
 ])
 def test_an_item_without_who_wants_it_or_the_list_s_words(filler: IntentLayer, action: str, text: str, item: str) -> None:
-    assert _plain(filler.fill(action, text).get("item")) == item
+    assert plain(filler.fill(action, text).get("item")) == item
 
 
 @pytest.mark.parametrize(("action", "text", "expected"), [
@@ -168,7 +148,7 @@ def test_an_item_without_who_wants_it_or_the_list_s_words(filler: IntentLayer, a
 ])
 def test_a_record_s_words_after_its_command(filler: IntentLayer, action: str, text: str, expected: dict) -> None:
     got = filler.fill(action, text)
-    assert _has(got, expected), got
+    assert has_args(got, expected), got
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -184,7 +164,7 @@ def test_a_record_s_words_after_its_command(filler: IntentLayer, action: str, te
 ])
 def test_a_coupon_s_shop_offer_and_code(filler: IntentLayer, text: str, expected: dict) -> None:
     got = filler.fill("add_coupon", text)
-    assert _has(got, expected), got
+    assert has_args(got, expected), got
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -197,7 +177,7 @@ def test_a_coupon_s_shop_offer_and_code(filler: IntentLayer, text: str, expected
 ])
 def test_a_goal_named_by_what_is_done(filler: IntentLayer, text: str, expected: dict) -> None:
     got = filler.fill("create_goal", text)
-    assert _has(got, expected), got
+    assert has_args(got, expected), got
 
 
 @pytest.mark.parametrize(("text", "expected", "absent"), [
@@ -211,5 +191,5 @@ def test_a_goal_named_by_what_is_done(filler: IntentLayer, text: str, expected: 
 ])
 def test_a_contact_s_name_and_who_they_are(filler: IntentLayer, text: str, expected: dict, absent: str | None) -> None:
     got = filler.fill("add_person", text)
-    assert _has(got, expected), got
+    assert has_args(got, expected), got
     assert absent is None or absent not in got, got

@@ -7,20 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from homeagent.cli.tools import catalog
-from homeagent.clock import FakeClock
 from homeagent.intent import IntentLayer
 from homeagent.intent.asides import take_tags
 from homeagent.intent.listing import asked_again, ordinal
-from homeagent.intent.training import all_templates
-from tests.unit.conftest import INTENT_NOW
-
-
-@pytest.fixture(scope="module")
-def filler() -> IntentLayer:
-    made = IntentLayer(catalog(), clock=FakeClock(INTENT_NOW))
-    made.templates = all_templates(made._action_defs())
-    return made
 
 
 def _has(got: dict, expected: dict) -> bool:
