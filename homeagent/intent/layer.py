@@ -98,6 +98,9 @@ _QUESTION_RE = re.compile(
     r"|^[^,，:：]{0,24}[,，:：]\s*(?:(?:did|do|have) (?:i|we)|(?:is|are|was|were) there)\b"
     r"|\bremind me[\s,，]+(?:what|which|who|how many|how much|how long)\b"
     r"|\b(?:tell me|do you know|i wonder|any idea)[\s,，]+(?:what|which|who|when|where|whether|if|how)\b"
+    # an order to look something up: "search my wishlist for…", "check which mode we're in"
+    r"|^(?:(?:please|ok|okay|hey)[\s,，]+)?(?:search (?:my|our|the)\b|look up\b|look (?:in|through) (?:my|our|the)\b"
+    r"|find out\b|check (?:which|what|whether|if|how|when|where|who)\b)"
     r"|吗[，,]",
     re.I,
 )
@@ -234,7 +237,7 @@ _WHEN_FIX_RE = re.compile(
     re.I,
 )
 _ENUM_AFTER_MATCH = ("status", "meal", "kind", "type", "priority")
-_VERBS = ("create", "add", "record", "update", "delete", "complete", "mark", "check_in", "list", "get", "write")
+_VERBS = ("create", "add", "record", "update", "delete", "complete", "mark", "check_in", "list", "get", "write", "switch")
 
 
 @dataclass(frozen=True)
@@ -754,7 +757,8 @@ class IntentLayer:
     def _reading_of(self, name: str) -> str | None:
         """The reading action of the domain `name` writes to (check_in_habit → list_habits)."""
         entity = _entity(name)
-        return next((n for n in (f"list_{entity}s", f"list_{entity}") if n in self._actions and self._is_read(n)), None)
+        return next((n for n in (f"list_{entity}s", f"list_{entity}", f"get_current_{entity}")
+                     if n in self._actions and self._is_read(n)), None)
 
     def _writer_of(self, name: str) -> str | None:
         """The one action recording a new record of the domain `name` reads (list_moods →

@@ -38,6 +38,9 @@ def writes(layer: IntentLayer, found: Route) -> list[str]:
     "明天要开会吗，帮我看看",
     # Asked whether it happened, with a particle after it; 是否, 要不要.
     "降压药吃了没啊", "今天是否已经打卡跑步", "牛奶要不要再买点",
+    # An order to look something up is a question in the imperative.
+    "search my wishlist for the espresso machine", "check which mode we're in",
+    "look up the plumber's number in my notes", "find out what I spent on petrol last week",
 ])
 def test_a_question_form_never_writes(layer: IntentLayer, text: str) -> None:
     found = route(layer, text)

@@ -48,6 +48,9 @@ def test_an_amount_with_ji_is_no_question(layer: IntentLayer, text: str, action:
 @pytest.mark.parametrize(("text", "action"), [
     ("have I checked in my meditation habit yet today?", "list_habits"),
     ("今天冥想的习惯打卡了吗？", "list_habits"),
+    # The mode's reading is the current mode; a wishlist's is its list.
+    ("check which mode we're in", "get_current_mode"),
+    ("search my wishlist for the espresso machine", "list_wishlist"),
 ])
 def test_a_question_about_a_writes_domain_reads_that_domain(layer: IntentLayer, text: str, action: str) -> None:
     found = route(layer, text)
