@@ -20,7 +20,7 @@ from typing import Any
 from homeagent.actions.dates import PERIOD_RE
 from homeagent.intent.fuzzy import closest
 from homeagent.intent.slots import ENUM_WORDS, MONTH, WHEN_EN_RE, WHEN_ZH_RE
-from homeagent.numbers import NUM, parse_number
+from homeagent.numbers import NUM, find_number, parse_number
 
 
 def _words(text: str) -> list[str]:
@@ -71,9 +71,30 @@ _HEALTH_KINDS = (
     ("medicine", re.compile(r"药|\b(?:took|take|taken)\b|medic|\bpills?\b|\bmeds\b|吃.{1,8}(?:是什么时候|是哪天|几次|多少次)", re.I)),
     ("body", re.compile(r"体重|腰围|体脂|\bweigh|\bwaist\b|body fat|\bbmi\b", re.I)),
 )
-_ZH_LOCATION_RE = re.compile(r"(?<![我家])(?P<loc>[\u4e00-\u9fff]{2,6}?)(?:里面|里)(?=放的|放了|都有|有什么|有啥|有哪些|的东西|存的|收的|都放了|那|的)")
-_EN_LOCATION_RE = re.compile(r"\b(?:stored|kept|put|is|are)\s+(?:in|at)\s+(?:the|my|our)\s+(?P<loc>[a-z]+(?: [a-z]+)?)\s*[?.!]*$"
-                             r"|\bwhat(?:'s| is) in (?:the|my|our) (?P<loc2>[a-z]+(?: [a-z]+)?)\s*[?.!]*$", re.I)
+_ZH_LOCATION_RE = re.compile(
+    r"(?<![我家])(?:列出来|列出|列一下|看看|看一下|查查|查一下|查看|显示|说说)?(?P<loc>[\u4e00-\u9fff]{2,6}?)(?:里面|里|上)"
+    r"(?=放的|放了|都有|有什么|有啥|有哪些|的东西|存的|收的|都放了|那|的)")
+_EN_LOCATION_RE = re.compile(
+    r"\b(?:stored|kept|put|is|are|keep|store|have|has|got)\s+(?:\w+\s+)?(?:up\s+|down\s+|out\s+)?(?:in|at|inside)\s+(?:the|my|our)\s+"
+    r"(?P<loc>[a-z]+(?: [a-z]+)?)\s*[?.!]*$"
+    r"|\bwhat(?:'s| is) in (?:the|my|our) (?P<loc2>[a-z]+(?: [a-z]+)?)\s*[?.!]*$", re.I)
+# Which rows a status filter keeps, read off the question: the ones also asked for widen it
+# to all ("买过的也要", "bought stuff included"); words of the default ("还有什么没买", "what's
+# still on my to-do list", "goals I have going") name the default, which is what is read.
+_ALSO_RE = re.compile(r"也要|也算|也列|也一起|都要|也包括|包括|包含|连同|\bincluded\b|\bincluding\b|\btoo\b|\bas well\b"
+                      r"|\bwhole\b|\bfull\b", re.I)
+_DEFAULT_STATUS = (
+    ("pending", re.compile(r"没买|还要买|还得买|待买|\bstill\b|\bleft\b|need to (?:buy|get)", re.I)),
+    ("open", re.compile(r"还有|还剩|没做|没完成|\bstill\b|\bleft\b|\bopen\b|\bto do\b", re.I)),
+    ("active", re.compile(r"进行中|在进行|正在|在做|\bgoing\b|on the go|\bcurrent(?:ly)?\b|\bactive\b|\bongoing\b", re.I)),
+)
+# How many rows: the latest n things ("最近获得的5个成就", "my last five transactions"), never
+# a count of days or months ("最近3天", "the last 2 weeks": a period).
+_LIMIT_ZH_RE = re.compile(rf"(?:最近|最新|最后|前)[^\d零一二两三四五六七八九十，,。？?]{{0,6}}?(?P<n>\d+|[一二两三四五六七八九十]+)\s*"
+                          r"(?:个|条|笔|项|件|篇|本|样|部|次)(?!月|小时|钟头|星期|礼拜|周)")
+_LIMIT_EN_RE = re.compile(r"\b(?:latest|last|newest|most recent|recent|top|first)\s+(?P<n>\d+|one|two|three|four|five|six|seven"
+                          r"|eight|nine|ten|eleven|twelve)\b(?!\s*(?:days?|weeks?|months?|years?|hours?|minutes?|mins?|nights?)\b)",
+                          re.I)
 _CATEGORY_RE = re.compile(r"(?P<c>[\u4e00-\u9fff]{2,4}?)类")
 _TAG_RE = re.compile(r"\btagged\s+(?:as\s+|with\s+)?[#\"']?(?P<en>[\w-]+)|标签(?:是|为)?[#“\"]?(?P<zh>[\u4e00-\u9fffA-Za-z0-9]{1,8})"
                      r"|带(?:有)?[#“\"]?(?P<zh2>[\u4e00-\u9fffA-Za-z0-9]{1,8}?)[”\"]?标签", re.I)
@@ -167,6 +188,20 @@ def read_filters(text: str, props: Mapping[str, Any], args: dict[str, Any], lite
             said = out.get("query")
             if isinstance(said, str) and said.strip() and said.strip().casefold() in m.group(0).casefold():
                 del out["query"]  # "weekend" of "last weekend" is no query
+    status = props.get("status", {}).get("enum", [])
+    if status:
+        if "all" in status and out.get("status") not in (None, "all") and _ALSO_RE.search(text):
+            out["status"] = "all"  # "买过的也要": the bought ones as well as the rest
+        elif not out.get("status"):
+            out["status"] = next((value for value, rx in _DEFAULT_STATUS if value in status and rx.search(text)), None)
+            if out["status"] is None:
+                del out["status"]
+    if "limit" in props and out.get("limit") is None:
+        m = _LIMIT_ZH_RE.search(text) or _LIMIT_EN_RE.search(text)
+        count = find_number(m.group("n")) if m else None
+        if m and count is not None and count >= 1:
+            out["limit"] = int(count)
+            rest = rest.replace(m.group(0), " ")
     if "within_days" in props and out.get("within_days") is None:
         days = within_days(text)
         if days:

@@ -94,7 +94,7 @@ _ENUM_WORDS: dict[str, tuple[str, ...]] = {
     # Negated completion is the open ones ("没做完的", "not done yet"), longer than the done words.
     "open": ("没做完", "没完成", "未完成", "还没做", "没干完", "没弄完", "任务没做", "没做的", "unfinished", "not done", "not finished",
              "not completed", "outstanding", "incomplete", "haven't done", "still open"),
-    "bought": ("已经买了", "买了的", "买过的", "已买", "买好的", "买了哪些", "already bought", "already buy", "bought"),
+    "bought": ("已经买了", "买了的", "买过的", "已经买过", "买过了", "已买", "买好的", "买了哪些", "already bought", "already buy", "bought"),
     "abandoned": ("放弃过", "放弃了的", "放弃的", "gave up on", "given up on", "give up on", "abandoned"),
     "active": ("进行中", "在进行的", "正在进行", "in progress", "ongoing"),
     "pending": ("还没买", "没买的", "待买", "还要买", "still need", "left to buy"),

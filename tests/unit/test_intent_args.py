@@ -61,6 +61,24 @@ def test_command_tails_stay_out_of_the_values(layer: IntentLayer, text: str, act
     ("上回吃感冒药是哪天", "list_health", {"kind": "medicine"}),
     ("我最近的心率怎么样", "list_health", {"kind": "metric", "metric": "心率"}),
     ("How has my heart rate been?", "list_health", {"kind": "metric", "metric": "heart rate"}),
+    # Which records: the bought ones too is all of them; still to do is the open ones.
+    ("购物清单全部列出来，买过的也要", "list_shopping", {"status": "all"}),
+    ("show the whole shopping list, bought stuff included", "list_shopping", {"status": "all"}),
+    ("show me all my tasks, done ones too", "list_tasks", {"status": "all"}),
+    ("还有什么东西没买", "list_shopping", {"status": "pending"}),
+    ("清单上哪些已经买过了", "list_shopping", {"status": "bought"}),
+    ("what's still on my to-do list?", "list_tasks", {"status": "open"}),
+    ("what goals do I have going?", "list_goals", {"status": "active"}),
+    # How many: the latest n.
+    ("显示我最近获得的5个成就", "list_achievements", {"limit": 5}),
+    ("list my latest 3 achievements", "list_achievements", {"limit": 3}),
+    ("最近10笔账", "list_transactions", {"limit": 10}),
+    ("show my last five transactions", "list_transactions", {"limit": 5}),
+    # Where: the place the things are kept, not the words that ask for them.
+    ("列出储藏室里放了哪些东西", "list_inventory", {"location": "储藏室"}),
+    ("list everything we keep in the garage", "list_inventory", {"location": "garage"}),
+    ("what do we have up in the attic?", "list_inventory", {"location": "attic"}),
+    ("阁楼上都有什么", "list_inventory", {"location": "阁楼"}),
 ])
 def test_a_reads_filters_come_from_the_question(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = layer.fill(action, text)
@@ -79,6 +97,16 @@ def test_subject_and_within_days() -> None:
     assert subject("有没有关于车险的笔记") == "车险"
     assert subject("do I have anything about the boiler") == "boiler"
     assert within_days("接下来一个月") == 30 and within_days("in the next 3 weeks") == 21 and within_days("下周") is None
+
+
+@pytest.mark.parametrize(("text", "action", "absent"), [
+    # A count of days is a period, never how many rows; a count of things is not a range.
+    ("最近3天花了多少", "list_transactions", "limit"),
+    ("show my events for the last 2 weeks", "list_events", "limit"),
+    ("what did I eat in the last 3 days", "list_diets", "limit"),
+])
+def test_a_count_of_days_is_no_limit(layer: IntentLayer, text: str, action: str, absent: str) -> None:
+    assert absent not in layer.fill(action, text)
 
 
 @pytest.mark.parametrize(("text", "action", "expected"), [
