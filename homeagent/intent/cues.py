@@ -25,10 +25,25 @@ _ZH_AMOUNT = (r"\d(?![\d.,]*\s*(?:个?小时|分钟|天|次|页|公里|步|斤|�
 _EN_AMOUNT = (r"[$¥£€]\s?\d|\d(?![\d,.]*\s*(?:h|hours?|hrs?|mins?|minutes?|days?|weeks?|times?|pages?|km|miles?|steps?"
               r"|kg|lbs?|cups?|glasses?|ml|am|pm|o'clock)\b)")
 
+# Run out of something kept at home ("酱油又见底了", "outta coffee again"): it is to be bought;
+# never time, breath, luck, a battery or a phone plan.
+_RUN_OUT_ZH = r"(?<!电)(?<!时间)(?<!流量)(?<!话费)(?<!耐心)(?<!钱)(?:又|快|都|已经)?(?:见底|用完|用光|吃完|喝完|没货)了"
+_NOT_GOODS_EN = (r"(?:time|breath|luck|ideas?|energy|patience|money|cash|space|storage|battery|order|sight|town|here|it|this|that"
+                 r"|sorts|my mind|control|options|excuses|words|the office|the house|bed|data|gas money)\b")
+_RUN_OUT_EN = rf"\b(?:out of|outta|ran out of|run out of|running (?:low on|out of)|low on)\s+(?!{_NOT_GOODS_EN})(?:the\s+)?[a-z]"
+# A kind of record asked to be made ("create a goal of cycling 500 km", "新建一个目标"): the
+# kind's own creating action, however the classifier weighed the rest.
+_MAKE_ZH = r"(?<![打参固])(?:新建|创建|新增|建|设|定|立|加|添加)(?:一?个|一项|一条)?(?:新的?)?"
+_MAKE_EN = r"(?:\b(?:create|set|make|add|start|set up)\s+(?:a|an|another|one)\s+(?:new\s+)?|^(?:a\s+)?new\s+)"
+
 _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("add_shopping_item", re.compile(
         rf"{_ZH_PUT}(?:{_SHOP_LIST})|(?:{_SHOP_LIST}){_ZH_ADDED}"
-        rf"|\b(?:add|put|stick|pop|throw|write|jot|bung)\b[^.?!。？！]*?\b(?:to|on|onto)\s+{_EN_SHOP}", re.I)),
+        rf"|\b(?:add|put|stick|pop|throw|write|jot|bung)\b[^.?!。？！]*?\b(?:to|on|onto)\s+{_EN_SHOP}"
+        rf"|[\u4e00-\u9fff]{{2}}{_RUN_OUT_ZH}|{_RUN_OUT_EN}", re.I)),
+    ("create_goal", re.compile(rf"{_MAKE_ZH}目标(?!.{{0,3}}(?:完成|达成|进度|放弃))|{_MAKE_EN}goal\b", re.I)),
+    ("create_habit", re.compile(rf"{_MAKE_ZH}习惯(?!.{{0,3}}(?:打卡|完成))|{_MAKE_EN}habit\b|养成.{{1,12}}(?:的)?习惯"
+                                 r"|坚持.{1,12}[，,].{0,12}提醒我?(?:去)?打卡", re.I)),
     ("create_event", re.compile(
         r"(?:放|加|记|写|添|排|安排)(?:到|进|在|入)?(?:日历|日程|行程表?|calendar)(?:上|里)?"
         r"|(?:日历|日程)(?:上|里)(?:加|添|记|写)"
@@ -40,7 +55,9 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"|(?:待办|任务)(?:清单|列表)?(?:里|上)(?:加|添|记|写)"
         r"|(?:记|加|放|列)(?:到|进|入)(?:待办|任务)"
         r"|\b(?:new|add\s+an?(?:other)?|create\s+an?|make\s+an?|set\s+up\s+an?|put\s+in\s+an?)\s+(?:\w+\s+){0,2}?(?:task|to-?do)\b"
-        r"|\b(?:as|to|on|onto)\s+(?:an?\s+|my\s+|the\s+)?(?:task|to-?do)(?:\s+list)?\s*(?:[,.!]|$)", re.I)),
+        r"|\b(?:as|to|on|onto)\s+(?:an?\s+|my\s+|the\s+)?(?:task|to-?do)(?:\s+list)?\s*(?:[,.!]|$)"
+        # a deadline and what must be done by then: "下周三之前要把疫苗本找出来"
+        r"|(?:之前|以前|前)(?:一定)?(?:要|得|必须)(?:把|去|先)?[\u4e00-\u9fff]", re.I)),
     ("record_transaction", re.compile(
         # an amount (not a time or a count) and a word that spends or earns it
         rf"(?=.*(?:{_ZH_AMOUNT})).*(?:花了|花掉|花费|付了|付款|支付|消费|开销|支出|收入|进账|入账|到账|赚了|挣了|工资|奖金|红包|报销|AA|记一笔|记个?账)"

@@ -94,6 +94,27 @@ def test_the_deciding_cue_parts_neighbouring_actions(layer: IntentLayer, text: s
 
 
 @pytest.mark.parametrize(("text", "action"), [
+    # Run out of something: it goes on the shopping list, however it is said.
+    ("哎，那个啥，酱油又见底了", "add_shopping_item"),
+    ("ugh, outta coffee again", "add_shopping_item"),
+    # A reminder not wanted any more is no new task; one to check in is a habit's.
+    ("不用再提醒我买机票了，那条删了吧", "delete_task"),
+    ("我要坚持睡前冥想，晚上10点提醒我打卡", "create_habit"),
+    # Asked to make a record of a kind: that kind is made, never updated.
+    ("create a goal of cycling 500 km", "create_goal"),
+    ("打开习惯列表，已经归档的也显示", "list_habits"),
+    ("新建一个目标：今年读完20本书", "create_goal"),
+    # Said as done and asked to be logged: a statement, not a question.
+    ("Did my swim this morning, log it for the habit", "check_in_habit"),
+    # A deadline and what must be done by then is a to-do, not a search of the to-dos.
+    ("下周三之前要把孩子的疫苗本找出来", "create_task"),
+])
+def test_a_command_the_classifier_mistook_runs_as_said(layer: IntentLayer, text: str, action: str) -> None:
+    found = route(layer, text)
+    assert [c.name for c in found.calls] == [action], found.trace()
+
+
+@pytest.mark.parametrize(("text", "action"), [
     ("心情记一笔：有点烦躁", "record_mood"),
     ("log my mood: pretty anxious", "record_mood"),
 ])
