@@ -88,7 +88,7 @@ log = get_logger("homeagent.intent")
 
 _QUESTION_RE = re.compile(
     r"(?:吗|么|呢)[\s？?。!！]*$|[？?]\s*$|什么|哪|多少|(?<![好十])几(?:[个天次点本杯瓶号岁斤块遍回颗片粒顿度份张件条]|分(?!钟)|公[斤里])"
-    r"|怎么样|咋样|如何|有没有|是不是|是否|要不要|需不需要|该不该|够不够|有啥|啥|(?:对吧|是吧|对不对|没错吧|对不)[\s。!！]*$|"
+    r"|怎么样|咋样|如何|有没有|是不是|是否|要不要|需不需要|该不该|够不够|有啥|(?<!那个)(?<!那)啥|(?:对吧|是吧|对不对|没错吧|对不)[\s。!！]*$|"
     r"^(?:(?:so|and|but|ok|okay|oh|um|uh|hey|well|wait)[\s,，]+)*(?:what|which|who|whom|whose|where|when|how|is|are|am|was"
     r"|were|do|does|did|have|has|any|should|shall|can i|may i)\b"
     # a tag question: "I took my pills, didn't I", "that's done, right"
@@ -144,6 +144,23 @@ _VERB_WORDS = (
                           r"|archive|\badd\b.+\bto (?:it|that)\b|append|make that", re.I)),
 )
 _MODELS: dict[str, IntentModel] = {}
+# The words that look a record up; a follow-up has its record's id instead.
+_LOOKUP_KEYS = ("content", "title", "habit", "item", "person", "dish", "label", "plant", "pet", "query")
+# One field of the record just touched, named and given (`_field_change`).
+_FIELD_RES = (
+    ("location", re.compile(r"^(?:and\s+)?(?:地点|位置|地方|地址)(?:就)?(?:在|是|改成|改为|换成|定在|改到|[:：])\s*(?P<v>[^，,。]{2,30})[。.!！]*$"
+                            r"|^(?:and\s+)?(?:the\s+)?(?:location|place|venue)\s*(?:is|will be|[:：]|'s)\s+(?P<v2>.{2,40}?)[.!]*$", re.I)),
+    ("tags", re.compile(r"^(?:再)?(?:加个|加一个|打个|添加|添个|加|贴个)?标签[，,：:\s]*(?:是|为)?\s*[“\"]?(?P<v>[^，,。”\"]{1,12})[”\"]?[。.!！]*$"
+                        r"|^(?:and\s+)?tag (?:it|that|this)(?:\s+(?:as|with))?\s+[\"']?(?P<v2>[\w -]{1,20}?)[\"']?[.!]*$", re.I)),
+    ("append", re.compile(r"^(?:再)?(?:补一句|补充一下|补充|加一句|添一句)[，,：:\s]*(?P<v>.{2,80})$"
+                          r"|^(?:and\s+)?(?:also\s+)?add (?:that|this)\s*[:,]?\s+(?P<v2>.{2,80}?)[.!]*$", re.I)),
+)
+# A question about part of what was just listed: "有酱油吗", "其中餐饮多少", "is there coffee on
+# it?", "how much of that was groceries?".
+_IN_IT_RE = re.compile(r"其中|这里面|那里面|这些里|里面有|上面有|\b(?:on|in) (?:it|there|that|them)\b|\bof (?:that|those|them|it)\b"
+                       r"|\bamong (?:them|those)\b", re.I)
+_NARROW_RE = re.compile(rf"{_IN_IT_RE.pattern}|^(?:有|有没有|还有)\S{{1,10}}(?:吗|么|没有?)[？?]*$|^(?:is|are) there\b|^any\b",
+                        re.I)
 _BARE_PRONOUN_RE = re.compile(r"它|这个|那个|这条|那条|it|that|this|that one|this one", re.I)
 _LOOKUP_NOUN_RE = re.compile(r"(?:\s+(?:task|note|event|habit|appointment|countdown|goal)|那个任务|这个任务|任务|那条笔记|笔记"
                              r"|这个习惯|习惯|的目标|目标|倒计时|那个待办|这个待办|待办|这件事|那件事|已经|先)$", re.I)
@@ -200,6 +217,19 @@ _HEAD_RE = re.compile(rf"^(?P<head>[^，,：:。.!！?？]{{2,14}}?)(?:\s*[，,]
 # "上网搜一下…", "look up …": a request to search, even when what it searches for is a question.
 _SEARCH_RE = re.compile(r"上网|联网|网上|搜一下|搜搜|搜索|百度一下|\b(?:search|google|look up|look online)\b", re.I)
 _REMIND_RE = re.compile(r"提醒我|提醒一下|\bremind me\b|\bset a reminder\b", re.I)
+# Not a new reminder: one no longer wanted ("不用再提醒我…"), or a habit's check-in reminder.
+_NO_MORE_REMINDER_RE = re.compile(r"(?:不用|不要|别|无需|不必|甭)再?提醒|\b(?:don'?t|do not|no need to|stop|quit) remind(?:ing)? me\b",
+                                  re.I)
+_NOT_A_REMINDER_RE = re.compile(rf"{_NO_MORE_REMINDER_RE.pattern}|打卡|\bhabit\b|\bcheck[- ]?in\b", re.I)
+# An order after what was done ("Did my swim this morning, log it for the habit"): a
+# statement with a request, though it opens like a question.
+_TRAILING_ORDER_RE = re.compile(
+    r"[,，;；]\s*(?:(?:please|pls|can you|could you)\s+)?(?:log|record|add|put|mark|save|note|track|count|tick)\s+(?:it|that|this|them)\b"
+    r"|[,，;；]\s*check me in\b|[，,；;]\s*(?:帮我)?(?:记一下|记上|记下来|给记上|打个卡|记个账)[吧呗啊。！!]*$", re.I)
+# A removal said as a clause of its own, at the end: "…，那条删了吧", "…, delete it".
+_REMOVED_CLAUSE_RE = re.compile(r"[，,。；;]\s*(?:那条|这条|那个|这个|把它|它|那就)?\s*(?:删了|删掉|删除|去掉|取消|划掉)(?:掉|了|吧|吧。)*[。!！]*$"
+                                r"|[,;.]\s*(?:just\s+|please\s+)?(?:delete|remove|scrap|drop|cancel)\s+(?:it|that|that one)[.!]*$",
+                                re.I)
 # A remark: said about the home, a feeling, a complaint ("我爸又在阳台偷偷抽烟了", "the cat keeps
 # knocking things off the table lol"). Its marks are how it is said (a laugh, a sigh, "又在",
 # "懒得", "the worst", "keeps …ing"); one of them and no request (`_ASKED_FOR_RE`) is no write.
@@ -214,6 +244,7 @@ _REMARK_RE = re.compile(
 # What asks for a change, or holds a value to keep: a command word, an amount, a clock time.
 _ASKED_FOR_RE = re.compile(
     r"帮|请|麻烦|记|提醒|加(?!班|油)|添|删|改|买|放进|放到|存|打卡|完成|搞定|划掉|勾掉|设|建|安排|取消|登记|标记|别忘|需要|要买|得买|该|给我|心情|情绪"
+    r"|见底|用完|用光|\bout of\b|\boutta\b|\bran out\b|\brun out\b|\blow on\b"
     r"|\d|[一二两三四五六七八九十百千万半]\s*(?:个|次|杯|瓶|盒|袋|块|元|斤|公斤|分钟|小时|点|毫升|克|公里|分|颗|片)"
     r"|\b(?:remind|add|put|record|log|note|save|delete|remove|mark|cross|tick|set|create|schedule|track|need|needs|buy|get"
     r"|change|move|cancel|please|can you|could you|would you|let's|don't forget|make sure|write|book|start|stop|pause|mood"
@@ -473,9 +504,10 @@ class IntentLayer:
             return Route("intent", "help", 1.0, answer=self.help_text(lang), language=lang, reason="help")
         # (what the household quotes is a name, not part of the asking: "put 'book the check-up' on…")
         said, bare_said = unquoted(text.strip()), unquoted(stripped)
-        question = bool(_ASKS_RE.search(said) or _ASKS_RE.search(_PARTICLE_RE.sub("", said))) or (
+        question = (bool(_ASKS_RE.search(said) or _ASKS_RE.search(_PARTICLE_RE.sub("", said))) or (
             bool(_QUESTION_RE.search(said) or _QUESTION_RE.search(bare_said))
-            and (not _REQUEST_RE.search(said) or bool(_FIND_OUT_RE.search(bare_said))))
+            and (not _REQUEST_RE.search(said) or bool(_FIND_OUT_RE.search(bare_said))))) and not (
+            _TRAILING_ORDER_RE.search(said) and not re.search(r"[?？]\s*$", said))
         if _UNDO_RE.match(stripped) or _UNDO_RE.match(text.strip()):
             return self._undo(ctx, lang)
         retarget = self._retarget(stripped, ctx, lang)
@@ -548,16 +580,22 @@ class IntentLayer:
         label, confidence = prediction.label, prediction.confidence
         dest = None if question else destination(stripped)
         if (dest is not None and dest in self._actions
-                and (label in (dest, NONE_LABEL, self._reading_of(dest)) or confidence < self.threshold)):
+                and (label in (dest, NONE_LABEL, self._reading_of(dest)) or confidence < self.threshold
+                     or (dest.startswith("create_") and _entity(label) == _entity(dest)))):
             # "买5号电池，加清单里", "pop it in the diary": the destination named with a verb
             # that puts something there decides what the classifier was unsure of, or took
             # for that domain's listing.
             label, confidence = dest, max(confidence, self.threshold)
             prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
         if (not question and label != "create_task" and "create_task" in self._actions and _REMIND_RE.search(stripped)
-                and not re.search(r"提前.{0,8}提醒|before", stripped, re.I)
+                and not re.search(r"提前.{0,8}提醒|before", stripped, re.I) and not _NOT_A_REMINDER_RE.search(stripped)
                 and (label == NONE_LABEL or label.startswith(("record_", "add_")) or confidence < self.threshold)):
             label, confidence = "create_task", max(confidence, self.threshold)
+            prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
+        if (not question and "delete_task" in self._actions and _REMOVED_CLAUSE_RE.search(stripped)
+                and _NO_MORE_REMINDER_RE.search(stripped)):
+            # "不用再提醒我买机票了，那条删了吧": the reminder (a task) is not wanted; it goes.
+            label, confidence = "delete_task", max(confidence, self.threshold)
             prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
         if label != NONE_LABEL and confidence < self.threshold:
             # The command ahead of its content, classified alone, agreeing with the whole:
@@ -569,7 +607,7 @@ class IntentLayer:
                     confidence = alone.confidence
                     prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
         if (not question and label != NONE_LABEL and not self._is_read(label) and _SHOW_RE.search(stripped)
-                and not _CHANGE_RE.search(stripped)):
+                and not _CHANGE_RE.search(stripped) and label != dest):
             # "打开购物清单", "习惯列表", "go through the inventory": a showing frame over a
             # write's domain shows that domain, with the write's confidence.
             domain = self._reading_of(label)
@@ -959,14 +997,16 @@ class IntentLayer:
                 if isinstance(note, str) and _PERSON_PRONOUN_RE.match(note.strip()) and len(note) <= 16:
                     args = {k: v for k, v in args.items() if k != "note"}  # (what was left of the sentence)
         props = dict(spec.parameters).get("properties", {})
-        if (ctx is not None and ctx.last_id is not None and "id" in props and "id" not in args
-                and not action.startswith(CREATES) and _entity(ctx.last_action) == _entity(action)):
+        last = None if ctx is None else (ctx.last_action, ctx.last_id) if ctx.last_id is not None else (
+            (ctx.shown.action, ctx.shown.ids[0]) if ctx.shown is not None and len(ctx.shown.ids) == 1 else None)
+        if (last is not None and "id" in props and "id" not in args
+                and not action.startswith(CREATES) and _entity(last[0]) == _entity(action)):
             # "优先级设成高", "已经交了，标记完成吧", "and change the location to the hall" right after a
-            # record: no words of their own to look one up by, so the record the last turn touched.
+            # record (or a listing of one): no words of their own to look one up by, so that record.
             key = next((k for k in ("content", "title", "habit") if k in props), None)
             value = args.get(key) if key else None
             if key and (value in (None, "") or (isinstance(value, str) and _only_command_words(value, args, key))):
-                args = {**{k: v for k, v in args.items() if k != key}, "id": ctx.last_id}
+                args = {**{k: v for k, v in args.items() if k != key}, "id": last[1]}
         required = list(dict(spec.parameters).get("required", []))
         missing = [k for k in required if args.get(k) in (None, "", [])]
         if missing:
@@ -995,6 +1035,9 @@ class IntentLayer:
         if not ctx.last_action:
             return None
         entity = _entity(ctx.last_action)
+        field = self._field_change(text, ctx, prediction, lang)
+        if field is not None:
+            return field
         too = _TOO_RE.match(text)  # "and oranges too": one more of the same
         if too:
             text = "also add " + too.group(1)
@@ -1036,6 +1079,28 @@ class IntentLayer:
         return Route("intent", target, 1.0, calls=[ToolCall(_call_id(), target, json.dumps(args, ensure_ascii=False))],
                      candidates=prediction.ranked[:5], language=lang, reason="follow-up")
 
+    def _field_change(self, text: str, ctx: _Context, prediction: Prediction, lang: str) -> Route | None:
+        """"地点在公司三楼会议室", "tag it work", "再补一句，车位月租300" right after a record: one
+        field of that record, named and given, when the record's kind has it."""
+        if ctx.last_id is None:
+            return None
+        target = self._target("update", _entity(ctx.last_action))
+        spec = self.registry.get(target) if target else None
+        if target is None or spec is None:
+            return None
+        props = dict(spec.parameters).get("properties", {})
+        for key, rx in _FIELD_RES:
+            m = rx.match(text.strip())
+            if m is None or key not in props:
+                continue
+            value = (m.group("v") or m.group("v2") or "").strip(" ，,。.!！\"'“”")
+            if not value:
+                continue
+            args = {"id": ctx.last_id, key: [value] if props[key].get("type") == "array" else value}
+            return Route("intent", target, 1.0, calls=[ToolCall(_call_id(), target, json.dumps(args, ensure_ascii=False))],
+                         candidates=prediction.ranked[:5], language=lang, reason="follow-up: field")
+        return None
+
     def _target(self, verb: str, entity: str) -> str | None:
         """The action doing `verb` to records of `entity` ("delete", "task" → delete_task)."""
         target = next((n for n in self._actions if n.startswith(verb) and _entity(n) == entity), None)
@@ -1052,6 +1117,9 @@ class IntentLayer:
             extracted = generic(text, target, props, [], self.templates.get(target, []), self.clock.now(), read=True)
             args.update({k: self._same_day(v, ctx) if is_when(props.get(k, {})) else v
                          for k, v in extracted.items() if k != "id"})
+            # what the action's own rules read and the generic pass did not ("add 200 to it")
+            args.update({k: v for k, v in self.fill(target, text).items()
+                         if k not in args and k not in _LOOKUP_KEYS and v not in (None, "", [])})
             recurrence = find_repeat(text) if "repeat" in props else None
             if recurrence is not None:
                 args["repeat"] = text[recurrence[1][0]:recurrence[1][1]].strip(" ，,")
@@ -1091,6 +1159,9 @@ class IntentLayer:
                 return call(writer, {main: asked.strip()}, "follow-up: add what was asked about")
         which = ordinal(text)
         at = row_of(listing, which) if which is not None else None
+        if (at is None and len(listing.ids) == 1 and _PRONOUN_RE.search(text)
+                and any(rx.search(text) for _, rx in _VERB_WORDS)):
+            at = 0  # "how's my savings goal?" … "add 200 to it": the one record shown
         if at is not None:
             record = listing.ids[at]
             verb = next((v for v, rx in _VERB_WORDS if rx.search(text)), None)
@@ -1107,6 +1178,17 @@ class IntentLayer:
                              reason="follow-up: listed row")
             return None
         rest = asked_again(said) or asked_again(text)
+        if rest is None and _NARROW_RE.search(text) and not _CHANGE_RE.search(text) and len(text) <= 40 and (
+                _QUESTION_RE.search(text) or _ASKS_RE.search(text)) and (
+                prediction.label in (NONE_LABEL, listing.action) or prediction.confidence < self.threshold
+                or _IN_IT_RE.search(text)):
+            # "有酱油吗", "is there coffee on it?", "其中打车多少" right after a listing: the same
+            # listing, narrowed to what is asked about (its period and filters kept).
+            new = {k: v for k, v in self.fill(listing.action, text).items()
+                   if v not in (None, "", []) and k not in ("offset", "status")}
+            if new:
+                when_keys = [k for k, p in props.items() if is_when(p) or k in ("from", "to", "days", "within_days")]
+                return call(listing.action, again_args(listing, new, when_keys), "follow-up: narrowed")
         if rest is None or _CHANGE_RE.search(rest):
             return None
         new = {k: v for k, v in self.fill(listing.action, rest).items() if v not in (None, "", []) and k != "offset"}
@@ -1364,6 +1446,9 @@ def _is_bare(text: str) -> bool:
     found = find_when(rest)
     if found is not None:
         rest = rest.replace(found[0], " ")
+    recurrence = find_repeat(rest)
+    if recurrence is not None:  # "改成每隔一天": a rule of its own is no object either
+        rest = rest[:recurrence[1][0]] + " " + rest[recurrence[1][1]:]
     rest = _BARE_FILLER_RE.sub(" ", rest)
     rest = re.sub(r"到|掉|成|为|\b(?:to|it|that|on|at|for|the|please|instead)\b", " ", rest, flags=re.I)
     return len(rest.replace(" ", "")) <= 1 if has_han(text) else not rest.split()

@@ -482,6 +482,10 @@ _GOAL_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("progress", re.compile(rf"^(?P<t>[^，,。\s]{{1,10}}?)(?:的)?(?:那个|这个)?目标(?:更新(?:一)?下)?[，,]?\s*(?:现在|目前)?(?:已经)?(?:一共|总共|累计)?"
                             rf"(?:减了|存到|存了|跑了|读了|到了|达到|攒了|攒到)\s*(?P<n>{_GOAL_N})")),
     ("add", re.compile(rf"^(?P<t>[^，,。\s]{{1,10}}?)(?:的)?(?:那个|这个)?目标(?:又|再)?(?:加|存进去|存了|多了|增加)了?\s*(?P<n>{_GOAL_N})")),
+    # the goal as "it", right after it was shown: "add 200 to it", "再加200", "又存了500"
+    ("add", re.compile(rf"^(?:and\s+|ok\s+|okay\s+)?(?:put|add|log|count)\s+(?:another\s+)?\$?(?P<n>{_GOAL_N}|one|a)\s*(?:more\s+)?[a-z]*"
+                       r"\s+(?:to|toward|towards|on)\s+(?:it|that|this)\s*[.!]*$", re.I)),
+    ("add", re.compile(rf"^(?:那就|那)?(?:再|又)(?:加|存|存了|加了|多了|攒了)\s*(?P<n>{_GOAL_N})(?:块|元|公里|本|次|个)?[吧。!！]*$")),
 )
 _GOAL_GIVEN_UP = re.compile(r"\b(?:abandon(?:ing)?|giv(?:e|ing) up on|gave up on|drop(?:ping)?|scrap(?:ping)?)\s+(?:the|my|our)\s+"
                             r"(?P<t>.+?)\s+goal\b|^(?:把)?(?P<tz>[^，,。\s]{1,10}?)(?:的)?(?:那个|这个)?目标(?:就)?(?:放弃|不搞|不要|算了|取消|作废)", re.I)
@@ -503,7 +507,10 @@ def _goal_progress(text: str, out: dict[str, Any]) -> None:
         out.pop("progress" if key == "add" else "add", None)
         if key == "add" and out.get("status") == "done":
             del out["status"]  # "finished another book, add one": the book is done, not the goal
-        out["title"] = m.group("t").strip()
+        if m.groupdict().get("t"):
+            out["title"] = m.group("t").strip()
+        else:
+            out.pop("title", None)  # the goal is the one just shown (`IntentLayer._follow_up`)
         return
     m = _GOAL_GIVEN_UP.search(said)
     if m:

@@ -30,7 +30,7 @@ from homeagent.numbers import NUM, find_number
 
 _PUNCT = "，,：:。.!！?？；;、 \"'“”‘’《》「」"
 _LEAD_RE = re.compile(
-    rf"^(?:(?:请你?|帮我|帮忙|麻烦你?|能不能|可以|你能|嗯|{INTERJECTIONS_ZH}|那个|好的|oh|um|uh|hey|hi|ok|okay|please|can you|could you|would you"
+    rf"^(?:(?:请你?|帮我|帮忙|麻烦你?|能不能|可以|你能|嗯|{INTERJECTIONS_ZH}|那个啥|那啥|那个|好的|oh|um|uh|hey|hi|ok|okay|please|can you|could you|would you"
     r"|will you|would you kindly|pls)[\s，,：:]*)+",
     re.I,
 )

@@ -133,3 +133,79 @@ async def test_a_listed_item_said_bought_is_ticked_off(make_config, show: str, b
     second = re.findall(r"^- #\d+\s+(\S+)", listing, re.M)[1]
     assert _calls(events) and _calls(events)[0][0] == "mark_shopping_bought"
     assert [name for name, status in rows.items() if status == "bought"] == [second]
+
+
+async def test_a_question_about_what_was_just_listed_narrows_that_listing(make_config) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        for item in ("酱油", "鸡蛋", "coffee"):
+            await turn(app, f"购物清单加上{item}")
+        await turn(app, "午饭花了35块")
+        await turn(app, "打车花了20块")
+        await turn(app, "看一下购物清单", channel="a")
+        zh = await turn(app, "有酱油吗", channel="a")
+        await turn(app, "what's on the shopping list?", channel="b")
+        en = await turn(app, "is there coffee on it?", channel="b")
+        await turn(app, "我这个月花了多少钱", channel="c")
+        part = await turn(app, "其中打车多少", channel="c")
+    assert provider.requests == []
+    assert _calls(zh) and _calls(zh)[0][0] == "list_shopping" and json.loads(_calls(zh)[0][1])["query"] == "酱油"
+    assert _calls(en) and _calls(en)[0][0] == "list_shopping" and json.loads(_calls(en)[0][1])["query"] == "coffee"
+    args = json.loads(_calls(part)[0][1])
+    assert _calls(part)[0][0] == "list_transactions" and args["query"] == "打车" and args["from"] == "这个月"
+    assert "20" in text_of(part) and "35" not in text_of(part)
+
+
+async def test_it_after_a_listing_of_one_record_is_that_record(make_config) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        await turn(app, "set a goal to save 5000 dollars for the vacation")
+        await turn(app, "what's the progress on my vacation goal?", channel="a")
+        events = await turn(app, "add 200 to it", channel="a")
+        await turn(app, "我的目标进度怎么样", channel="b")
+        zh = await turn(app, "再加300", channel="b")
+        goals = await app.db.fetchall("SELECT progress FROM goals")
+    assert provider.requests == []
+    assert _calls(events) and _calls(events)[0][0] == "update_goal_progress"
+    assert _calls(zh) and _calls(zh)[0][0] == "update_goal_progress"
+    assert [r["progress"] for r in goals] == [500]
+
+
+@pytest.mark.parametrize(("made", "then", "column", "value"), [
+    ("明天上午10点跟李总开会", "地点在公司三楼会议室", "location", "公司三楼会议室"),
+    ("add dinner with the Johnsons on Saturday at 7", "the location is their place on Elm Street", "location",
+     "their place on Elm Street"),
+])
+async def test_a_detail_said_right_after_a_record_is_that_records(make_config, made: str, then: str, column: str,
+                                                                   value: str) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        await turn(app, made)
+        events = await turn(app, then)
+        rows = await app.db.fetchall(f"SELECT {column} FROM events")
+    assert provider.requests == []
+    assert _calls(events) and _calls(events)[0][0] == "update_event"
+    assert [r[column] for r in rows] == [value]
+
+
+@pytest.mark.parametrize(("made", "then", "table", "column", "value"), [
+    ("下周五前交设计稿", "加个标签，工作", "tasks", "tags", '["工作"]'),
+    ("remind me to submit the expense report by Friday", "tag it work", "tasks", "tags", '["work"]'),
+    ("存个笔记：车位号B2-137", "再补一句，车位月租300", "notes", "content", "车位号B2-137\n车位月租300"),
+    ("make a note: gate code 1942", "also add that the back gate is 2001", "notes", "content",
+     "gate code 1942\nthe back gate is 2001"),
+    ("提醒我每天早上吃维生素", "改成每隔一天", "tasks", "repeat", None),
+])
+async def test_one_field_named_right_after_a_record_changes_that_record(make_config, made: str, then: str, table: str,
+                                                                        column: str, value: str | None) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        await turn(app, made)
+        before = [r[column] for r in await app.db.fetchall(f"SELECT {column} FROM {table}")]
+        events = await turn(app, then)
+        rows = [r[column] for r in await app.db.fetchall(f"SELECT {column} FROM {table}")]
+    assert provider.requests == []
+    assert _calls(events) and _calls(events)[0][0].startswith("update_")
+    assert len(rows) == 1 and rows != before
+    if value is not None:
+        assert rows[0].replace(" ", "") == value.replace(" ", "") if column == "tags" else rows[0] == value
