@@ -90,7 +90,7 @@ _DEFAULT_STATUS = (
 )
 # How many rows: the latest n things ("最近获得的5个成就", "my last five transactions"), never
 # a count of days or months ("最近3天", "the last 2 weeks": a period).
-_LIMIT_ZH_RE = re.compile(rf"(?:最近|最新|最后|前)[^\d零一二两三四五六七八九十，,。？?]{{0,6}}?(?P<n>\d+|[一二两三四五六七八九十]+)\s*"
+_LIMIT_ZH_RE = re.compile(r"(?:最近|最新|最后|前)[^\d零一二两三四五六七八九十，,。？?]{0,6}?(?P<n>\d+|[一二两三四五六七八九十]+)\s*"
                           r"(?:个|条|笔|项|件|篇|本|样|部|次)(?!月|小时|钟头|星期|礼拜|周)")
 _LIMIT_EN_RE = re.compile(r"\b(?:latest|last|newest|most recent|recent|top|first)\s+(?P<n>\d+|one|two|three|four|five|six|seven"
                           r"|eight|nine|ten|eleven|twelve)\b(?!\s*(?:days?|weeks?|months?|years?|hours?|minutes?|mins?|nights?)\b)",
@@ -110,9 +110,12 @@ def _count(raw: str | None) -> float | None:
     return {"two": 2.0, "three": 3.0}.get(low) or parse_number(raw)
 
 
+_WITHIN_BARE_RE = re.compile(rf"(?P<n>{NUM}|\d+)\s*(?P<u>天|日|周|个?星期|个?礼拜|个?月)(?:内|之内|以内)")
+
+
 def within_days(text: str) -> int | None:
-    """"接下来30天内" → 30, "最近一个月" → 30, "in the next 2 weeks" → 14."""
-    m = _WITHIN_RE.search(text)
+    """"接下来30天内" → 30, "最近一个月" → 30, "in the next 2 weeks" → 14, "30天内" → 30."""
+    m = _WITHIN_RE.search(text) or _WITHIN_BARE_RE.search(text)
     if m is None:
         return None
     count = _count(m.group("n"))
@@ -165,7 +168,9 @@ def subject(text: str, literal: Iterable[str] = ()) -> str:
     text = WHEN_EN_RE.sub(" ", WHEN_ZH_RE.sub(" ", text))
     text = re.sub(rf"(?<![a-z]){MONTH}(?![a-z])", " ", text, flags=re.I)
     if _HAN.search(text):
-        pieces = [re.sub(r"^(?:那|这)[一两几]?[盒瓶个袋包卷本台件张条把支双罐箱]?(?=\S\S)", "", p) for p in _strip_zh(text, literal)]
+        # (a lead that only points or says who was paid: "那盒", "把视频…", "给爱奇艺", "记车位号")
+        pieces = [re.sub(r"^(?:(?:那|这)[一两几]?[盒瓶个袋包卷本台件张条把支双罐箱]?|把|给|对|记)(?=\S\S)", "", p)
+                  for p in _strip_zh(text, literal)]
         pieces = [p for p in pieces if (len(p) >= 2 and _HAN.search(p)) or (not _HAN.search(p) and len(p) >= 2 and _strip_en(p, literal))]
         return pieces[0] if pieces else ""
     pieces = [p for p in _strip_en(text, literal) if len(p) >= 2 and not p.isdigit()]
@@ -178,6 +183,10 @@ def read_filters(text: str, props: Mapping[str, Any], args: dict[str, Any], lite
     date words already read) is no part of the query."""
     out = dict(args)
     rest = text.replace(when, " ") if when else text
+    for key in ("category",):
+        said = out.get(key)
+        if key in props and isinstance(said, str) and said.strip() and not subject(said, literal):
+            del out[key]  # "我这个月" of "我这个月花了多少钱": who and when, no filter
     if "from" in props and not out.get("from") and not out.get("to"):
         # A period the date rules leave alone ("这礼拜", "the past two weeks", "for February"):
         # the action reads it as its days (`actions.base.period`).
@@ -206,7 +215,7 @@ def read_filters(text: str, props: Mapping[str, Any], args: dict[str, Any], lite
         days = within_days(text)
         if days:
             out["within_days"] = days
-            rest = _WITHIN_RE.sub(" ", rest)
+            rest = _WITHIN_BARE_RE.sub(" ", _WITHIN_RE.sub(" ", rest))
     if "include_past" in props and not out.get("include_past") and _PAST_RE.search(text):
         out["include_past"] = True
     if "include_archived" in props and not out.get("include_archived") and _ARCHIVED_RE.search(text):

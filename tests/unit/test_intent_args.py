@@ -109,6 +109,16 @@ def test_a_count_of_days_is_no_limit(layer: IntentLayer, text: str, action: str,
     assert absent not in layer.fill(action, text)
 
 
+@pytest.mark.parametrize(("text", "action", "absent"), [
+    # "我这个月" is who and when, no category: narrowed by it, the month's spending was "none found".
+    ("我这个月花了多少钱", "list_transactions", "category"),
+    ("我上个月花了多少钱", "list_transactions", "category"),
+])
+def test_a_filter_of_only_question_and_date_words_is_none(layer: IntentLayer, text: str, action: str,
+                                                          absent: str) -> None:
+    assert absent not in layer.fill(action, text)
+
+
 @pytest.mark.parametrize(("text", "action", "expected"), [
     ("缴燃气费那条待办可以划掉了", "complete_task", {"content": "缴燃气费"}),
     ("戒糖那个目标放弃吧", "update_goal_progress", {"title": "戒糖"}),
