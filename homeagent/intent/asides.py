@@ -35,10 +35,20 @@ _CMD_END_RE = re.compile(r"[，,\s]*(?:帮我|给我|你)?(?:记(?:一下|下来
                          r"(?:,?\s*please)?$", re.I)
 
 
+_TAG_FIRST_EN = re.compile(r"\s*\b(?:with\s+)?(?:the\s+|a\s+)?tag(?:ged)?\s+(?:as\s+|with\s+)?[\"'“#]?(?P<t>[\w -]{1,20}?)[\"'”]?\s*[:：]\s*"
+                           r"(?P<c>\S.*)$", re.I)
+_TAG_FIRST_ZH = re.compile(r"[，,\s]*(?:打个|加个)?标签(?:是|为)?\s*[“\"「#]?(?P<t>[^”\"」：:，,]{1,10})[”\"」]?\s*[：:]\s*(?P<c>\S.*)$")
+
+
 def take_tags(text: str, props: Mapping[str, Any]) -> tuple[str, list[str]]:
     """The tags said at the end ("标签家里", "tag it admin") and the text without them."""
     if "tags" not in props:
         return text, []
+    first = _TAG_FIRST_ZH.search(text) or _TAG_FIRST_EN.search(text)
+    if first is not None and first.start() > 0:
+        # "记个灵感，标签“创业”：社区团购水果", "save this idea with the tag garden: grow…": the
+        # tag said before the words, which follow a colon.
+        return text[: first.start()].rstrip(" ，,；;") + "：" + first.group("c").strip(), [first.group("t").strip()]
     m = TAGS_RE.search(text)
     if m is None or m.start() == 0:
         return text, []

@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from homeagent.intent.frames import BY_ACTION as FRAMES
 from homeagent.numbers import NUM, parse_number
 
 _CLOCK_ZH = r"[\d一二两三四五六七八九十]{1,3}\s*[点點:：]\s*(?:半|一刻|三刻|[\d一二三四五六七八九十]{1,3}\s*分?)?"
@@ -582,6 +583,6 @@ _BY_ACTION = {"record_sleep": sleep, "record_medicine": medicine, "record_mood":
 
 def record_words(text: str, action: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
     """The record's own words, for the actions that have them."""
-    fill = _BY_ACTION.get(action)
+    fill = _BY_ACTION.get(action) or FRAMES.get(action)
     if fill is not None:
         fill(text, props, out)

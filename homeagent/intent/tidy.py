@@ -36,7 +36,8 @@ _DISPOSAL_RE = re.compile(r"^(?:先|就|再|帮我|给我)?把\s*(?=\S)")
 _EN_VERB_RE = re.compile(
     r"^(?:(?:please|just|now|also|ok|so)\s+)*(?:push|move|take|abandon|scrap|drop|nuke|ditch|cancel|delete|remove|rename|retitle"
     r"|change|update|reschedule|mark|tick|check|cross|close out|finish|complete|pause|resume|archive|stop|quit|get rid of"
-    r"|postpone|bump|shift)(?:\s+(?:off|out|in))?\s+(?:(?:the|my|our|a|an|that|this)\s+)?(?=\S)", re.I)
+    r"|postpone|bump|shift|throw away|throw out|toss(?: out)?|bin|trash|chuck(?: out)?|wipe)(?:\s+(?:off|out|in))?\s+"
+    r"(?:(?:the|my|our|a|an|that|this)\s+)?(?=\S)", re.I)
 _ASKING_RE = re.compile(r"^(?:提醒我?|叫我|喊我|让我|记得|别忘了|要)\s*(?:去|要)?(?=\S{2})|^(?:i need|i want|i'd like)\s+(?:a\s+)?"
                         r"reminder\s+(?:to\s+)?", re.I)
 _RECURRING = (("monthly", r"每月|每个月|包月|月付|月费|\ba month\b|per month|monthly|every month"),
@@ -162,6 +163,8 @@ def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any],
         value = _THAT_RE.sub("", value) or value
         if key in ("person", "title", "dish", "label", "habit"):
             value = re.sub(r"^是(?=\S{2})|(?<=\S{2})是$", "", value)
+        if lookup and key in _LOOKUP_KEYS:
+            value = re.sub(r"(?<=[\u4e00-\u9fff]{2})的$", "", value)  # "把交报销单的任务改到…": no name ends in 的
         out[key] = value.strip(" ，,。.") or out[key]
     colon = _COLON_RE.match(text.strip())
     if colon is not None and _command_head(colon.group("head")):

@@ -1,0 +1,42 @@
+"""Argument filling where the words around a name were kept in it: a possessive 的 before
+the kind of record, a count of days with no lead word, a leading 给 of who was paid, a
+topic's pronoun, English habit frames, a note after the name, a plant given water, a
+birthday's relation, a tag before the content, an address's label and the words that ask
+to keep it. The sentences are this file's own."""
+
+from __future__ import annotations
+
+import pytest
+
+from homeagent.intent import IntentLayer
+from tests.unit.conftest import has_args
+
+
+@pytest.mark.parametrize(("action", "text", "expected"), [
+    ("update_task", "把交报销单的任务改到下周一", {"content": "交报销单"}),
+    ("list_birthdays", "30天内有谁过生日", {"within_days": 30}),
+    ("list_birthdays", "who has a birthday within 10 days", {"within_days": 10}),
+    ("list_transactions", "上个月给爱奇艺花了多少", {"query": "爱奇艺"}),
+    ("record_plant_watering", "阳台那几盆花我刚浇了", {"plant": "阳台那几盆花"}),
+    ("create_habit", "I want to start a habit of reading 20 minutes every night", {"habit": "reading 20 minutes"}),
+    ("create_habit", "help me build a daily flossing habit, remind me at 9:30pm", {"habit": "flossing"}),
+    ("check_in_habit", "habit check-in: meditation, felt really calm", {"habit": "meditation", "note": "felt really calm"}),
+    ("check_in_habit", "I forgot to check in reading yesterday, can you add it", {"habit": "reading"}),
+    ("update_habit", "change swimming to twice a week", {"habit": "swimming", "target": 2}),
+    ("delete_note", "throw away the old babysitter note", {"title": "old babysitter"}),
+    ("record_plant_watering", "I gave the basil about 250 ml of water", {"plant": "basil", "amount_ml": 250}),
+    ("record_plant_watering", "threw the tomatoes some water", {"plant": "tomatoes"}),
+    ("record_plant_watering", "Log watering for the fiddle leaf fig", {"plant": "fiddle leaf fig"}),
+    ("add_birthday", "添加生日：同事陈晨，1993-11-02", {"person": "陈晨", "date": "1993-11-02"}),
+    ("create_idea", "save this idea with the tag garden: grow tomatoes on the balcony",
+     {"content": "grow tomatoes on the balcony", "tags": ["garden"]}),
+    ("create_idea", "记个灵感，标签“创业”：社区团购水果", {"content": "社区团购水果", "tags": ["创业"]}),
+    ("add_address", "把小宝学校的地址记下来：北京市海淀区中关村一小", {"label": "小宝学校", "address": "北京市海淀区中关村一小"}),
+    ("add_address", "存个地址，老王家在滨江区江南大道520号", {"label": "老王家", "address": "滨江区江南大道520号"}),
+    ("record_trajectory", "记录一下，现在在上海虹桥站", {"place": "上海虹桥站"}),
+    ("list_notes", "笔记里有没有记车位号", {"query": "车位号"}),
+    ("list_subscriptions", "把视频会员相关的订阅找出来", {"query": "视频"}),  # (会员 names the list)
+])
+def test_the_words_around_a_name_are_not_part_of_it(filler: IntentLayer, action: str, text: str, expected: dict) -> None:
+    got = filler.fill(action, text)
+    assert has_args(got, expected), got
