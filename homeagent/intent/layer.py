@@ -109,7 +109,10 @@ _ASKS_RE = re.compile(r"(?:了吗|了么|了没有?|过吗|过\S{0,2}没有?|\S�
                       r" (?:i|we|you|it|there|my|the)\b|^is it true", re.I)
 # A particle after a question ("降压药吃了没啊"): the question is what comes before it.
 _PARTICLE_RE = re.compile(r"[啊呀呢吧哦嘛哈]+[\s？?。!！~～]*$")
-_REQUEST_RE = re.compile(r"^(?:can|could|would|will) you\b|^please\b|帮我|麻烦|能不能帮|可以帮|请(?!问)", re.I)
+_REQUEST_RE = re.compile(r"(?:^|[,，;；]\s*)(?:(?:so|then|and)\s+)?(?:can|could|would|will) you\b|^please\b|帮我|麻烦|能不能帮|可以帮"
+                         r"|请(?!问)", re.I)
+# What must be done by a deadline ("下周三之前要把疫苗本找出来"): a to-do, though it says "find".
+_DUTY_RE = re.compile(r"(?:之前|以前|前)(?:一定)?(?:要|得|必须)")
 # Asked to find something out: a request around a question is still a question ("帮我查一下
 # 我吃了几次药", "can you tell me how many tasks are left").
 _FIND_OUT_RE = re.compile(r"查|看看|看一下|瞧瞧|告诉我|说说|列一下|找找|找一下|搜|数一?下|算一?下"
@@ -152,7 +155,7 @@ _FIELD_RES = (
                             r"|^(?:and\s+)?(?:the\s+)?(?:location|place|venue)\s*(?:is|will be|[:：]|'s)\s+(?P<v2>.{2,40}?)[.!]*$", re.I)),
     ("tags", re.compile(r"^(?:再)?(?:加个|加一个|打个|添加|添个|加|贴个)?标签[，,：:\s]*(?:是|为)?\s*[“\"]?(?P<v>[^，,。”\"]{1,12})[”\"]?[。.!！]*$"
                         r"|^(?:and\s+)?tag (?:it|that|this)(?:\s+(?:as|with))?\s+[\"']?(?P<v2>[\w -]{1,20}?)[\"']?[.!]*$", re.I)),
-    ("append", re.compile(r"^(?:再)?(?:补一句|补充一下|补充|加一句|添一句)[，,：:\s]*(?P<v>.{2,80})$"
+    ("append", re.compile(r"^(?:再)?(?:补充一句|补充一下|补一句|补充|加一句|添一句)[，,：:\s]*(?P<v>.{2,80})$"
                           r"|^(?:and\s+)?(?:also\s+)?add (?:that|this)\s*[:,]?\s+(?P<v2>.{2,80}?)[.!]*$", re.I)),
 )
 # A question about part of what was just listed: "有酱油吗", "其中餐饮多少", "is there coffee on
@@ -607,7 +610,7 @@ class IntentLayer:
                     confidence = alone.confidence
                     prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
         if (not question and label != NONE_LABEL and not self._is_read(label) and _SHOW_RE.search(stripped)
-                and not _CHANGE_RE.search(stripped) and label != dest):
+                and not _CHANGE_RE.search(stripped) and not (label == dest and _DUTY_RE.search(stripped))):
             # "打开购物清单", "习惯列表", "go through the inventory": a showing frame over a
             # write's domain shows that domain, with the write's confidence.
             domain = self._reading_of(label)

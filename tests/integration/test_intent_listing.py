@@ -192,6 +192,7 @@ async def test_a_detail_said_right_after_a_record_is_that_records(make_config, m
     ("下周五前交设计稿", "加个标签，工作", "tasks", "tags", '["工作"]'),
     ("remind me to submit the expense report by Friday", "tag it work", "tasks", "tags", '["work"]'),
     ("存个笔记：车位号B2-137", "再补一句，车位月租300", "notes", "content", "车位号B2-137\n车位月租300"),
+    ("存个笔记：车位号B2-137", "再补充一句，月租300", "notes", "content", "车位号B2-137\n月租300"),
     ("make a note: gate code 1942", "also add that the back gate is 2001", "notes", "content",
      "gate code 1942\nthe back gate is 2001"),
     ("提醒我每天早上吃维生素", "改成每隔一天", "tasks", "repeat", None),

@@ -103,6 +103,10 @@ def test_the_deciding_cue_parts_neighbouring_actions(layer: IntentLayer, text: s
     # Asked to make a record of a kind: that kind is made, never updated.
     ("create a goal of cycling 500 km", "create_goal"),
     ("打开习惯列表，已经归档的也显示", "list_habits"),
+    # A showing frame over a list's name shows it, even where "on my task list" ends the line.
+    ("bring up just the urgent things on my task list", "list_tasks"),
+    # A request after a lead clause is a request, with its question mark.
+    ("we've got guests tonight, could you switch to guest mode?", "switch_mode"),
     ("新建一个目标：今年读完20本书", "create_goal"),
     # Said as done and asked to be logged: a statement, not a question.
     ("Did my swim this morning, log it for the habit", "check_in_habit"),
