@@ -19,7 +19,7 @@ _HAN = r"\u4e00-\u9fff"
 
 # "，标签家里", "标签 孩子爱吃", ", tag it admin", "tagged gifts", "tag: school": at the end.
 TAGS_RE = re.compile(
-    r"(?:^|[，,；;。]\s*|\s+)(?:(?:打|加|贴)?(?:个|上)?标签(?:是|为|设为|写)?|tag(?:ged)?\s+(?:it|this|that|them)(?:\s+(?:as|with))?"
+    r"(?:^|[，,；;。]\s*|\s+)(?:(?:打|加|贴)?(?:个|上)?标签(?:是|为|设为|写|打上|加上|贴上)?|tag(?:ged)?\s+(?:it|this|that|them)(?:\s+(?:as|with))?"
     r"|tagged(?:\s+(?:as|with))?|tags?\s*[:：]|(?<=[,，])\s*tag)\s*[:：]?\s*(?P<t>[^，,。.；;!?！？]{1,40}?)\s*[。.!！]?$", re.I)
 _TAG_SPLIT_RE = re.compile(r"\s*(?:、|/|和|及|，|,|\band\b|&)\s*", re.I)
 
@@ -298,7 +298,9 @@ def kept_at(text: str, action: str, props: Mapping[str, Any], args: dict[str, An
         out["item"] = _INTO_LIST_EN_RE.sub("", out["item"]).strip() or out["item"]
     location = out.get("location")
     if isinstance(location, str) and re.search(r"[，,]", location):
-        out["location"] = re.split(r"\s*[，,]\s*", location.strip())[0] or location
+        location = out["location"] = re.split(r"\s*[，,]\s*", location.strip())[0] or location
+    if isinstance(location, str):
+        out["location"] = re.sub(r"(?<=\S{2})(?:里面|里)?了$", "", location.strip()) or location  # "客厅抽屉里了"
     if not out.get("location"):
         m = _KEPT_ZH_RE.search(text) if re.search(rf"[{_HAN}]", text) else _KEPT_EN_RE.search(text)
         if m is not None:

@@ -19,7 +19,7 @@ _A_BIT_ZH = re.compile(r"(?:高|低|多|少)一点")
 _NEW_DUE_ZH = re.compile(r"(?:截止|到期|完成)(?:时间|日期|日)?\s*(?:改成|改到|换成|推到|延到|调到|提前到|定在|改为)\s*(?P<d>[^，,。；;]+)")
 _RENAME_ZH = re.compile(r"(?:改个名字?|改名字?|换个名字?|名字改(?:一下)?)\s*[，,]?\s*(?:叫做?|叫作|为|成|改成)\s*[“\"《]?(?P<n>[^，,。；;”\"》]+)[”\"》]?")
 _TAIL_WORDS_ZH = (r"(?:不想记了?|不想坚持了?|不想练了?|不练了?|不做了?|没用了?|用不上了?|取消了?|不要了?|不用了?|作废了?|泡汤了?"
-                  r"|黄了|改个名字?|改名字?)")
+                  r"|黄了|改个名字?|改名字?|以后|之后|就行|就好|彻底)")
 _LOOKUP_TAIL_ZH = re.compile(rf"(?<=\S{{2}})\s*{_TAIL_WORDS_ZH}\s*$")
 _LOOKUP_LEAD_ZH = re.compile(r"^(?:旧的|以前的|之前的|原来的|那个旧的)(?=\S{2})")
 _LOOKUP_LEAD_EN = re.compile(r"^(?:done|finished)\s+(?:tracking\s+|with\s+|doing\s+)?(?=\S)|^(?:the\s+)?(?:old|previous)\s+(?=\S+\s+\S)", re.I)
@@ -73,7 +73,8 @@ def changes(text: str, action: str, props: Mapping[str, Any], out: dict[str, Any
             head, _, rest = value.partition(" ")
             if rest and re.fullmatch(_TAIL_WORDS_ZH, rest.strip()):
                 value = head
-            value = _LOOKUP_TAIL_ZH.sub("", value).strip()
+            for _ in range(2):  # "钢琴课以后不用": two tail words
+                value = _LOOKUP_TAIL_ZH.sub("", value).strip()
             if key == "item":  # "洗衣液和卫生纸都买好了": the 都 of the verb
                 value = re.sub(r"(?<=\S)(?:都|也|全都|全)$", "", value)
             value = re.sub(r"(?<=\S{2})\s*也(?:打|要|来|记)?(?:一下|个卡|卡)?$", "", value)  # "冥想也打一下": one more of the same

@@ -83,6 +83,7 @@ def plant(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
 _ADDRESS_OF_ZH = re.compile(r"(?:把)?(?P<l>[^，,：:把]{2,10}?)的地址(?:记下来|记一下|存一下|存下来|保存一下|是)?\s*[：:，,]?\s*(?P<a>\S.*)$")
 _ADDRESS_LEAD_ZH = re.compile(r"^(?:帮我)?(?:存|记|保存|添加|加)(?:个|一个|一下)?(?:新)?地址\s*[：:，,]\s*(?P<l>[^，,：:]{2,10}?)(?:在|是|[：:，,])\s*"
                               r"(?P<a>\S.*)$")
+_ASKING_LEAD_ZH = re.compile(r"^(?:(?:帮我|麻烦|请)?(?:记一下|记个|记下|存一下|存个|保存一下|保存|添加|加个)\s*)+(?=\S{2})")
 _ADDRESS_AS_EN = re.compile(r"\bas\s+[\"'“]?(?P<l>[^\"'”:]{1,20}?)[\"'”]?\s*[:：]\s*(?P<a>\S.*)$", re.I)
 
 
@@ -93,7 +94,7 @@ def address(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
     m = _ADDRESS_LEAD_ZH.match(said) or _ADDRESS_OF_ZH.search(said) if has_han(said) else _ADDRESS_AS_EN.search(said)
     if m is None:
         return
-    label, where = m.group("l").strip(), m.group("a").strip(" 。.")
+    label, where = _ASKING_LEAD_ZH.sub("", m.group("l").strip()) or m.group("l").strip(), m.group("a").strip(" 。.")
     if "label" in props:
         out["label"] = label
     if "address" in props and where:
@@ -103,26 +104,41 @@ def address(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
 _NOW_AT_ZH = re.compile(r"^(?:我)?(?:现在|目前|此刻|刚刚|刚)?(?:人)?(?:在|到了|到)(?=\S{2})")
 
 
+_WENT_TO_ZH = re.compile(r"(?:去了|到了|来到|去过|在)(?P<p>[\u4e00-\u9fffA-Za-z0-9]{2,14}?)(?:打卡|玩|逛|看|吃)?[了啦]?[，,。！!]*$")
+
+
 def place(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
-    """"记录一下，现在在上海虹桥站" → 上海虹桥站."""
+    """"记录一下，现在在上海虹桥站" → 上海虹桥站; "记录一下足迹，今天去了外滩" → 外滩 (足迹 names the
+    record, not the place)."""
     said = out.get("place")
+    if isinstance(said, str) and re.fullmatch(r"足迹|位置|定位|行程|轨迹", said.strip()) and (m := _WENT_TO_ZH.search(text)):
+        said = out["place"] = m.group("p")
     if isinstance(said, str) and has_han(said):
         out["place"] = _NOW_AT_ZH.sub("", said.strip()) or said
 
 
-_RELATION_ZH = re.compile(r"^(?P<rel>同事|同学|老同学|朋友|好朋友|邻居|客户|老师|领导|表哥|表姐|表弟|表妹|堂哥|堂姐|堂弟|堂妹)(?P<name>[\u4e00-\u9fff]{2,4})$")
+_RELATION_ZH = re.compile(r"^(?P<rel>同事|同学|老同学|朋友|好朋友|邻居|客户|老师|领导|表哥|表姐|表弟|表妹|堂哥|堂姐|堂弟|堂妹|儿子|女儿|侄子|侄女"
+                          r"|外甥|外甥女|孙子|孙女)(?P<name>[\u4e00-\u9fff]{2,4})$")
 _BIRTHDAY_COLON_ZH = re.compile(r"[：:]\s*(?P<p>[^，,：:]{2,8})\s*[，,]\s*(?P<d>\S.*?)\s*[。]?$")
 
 
 def birthday(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
     """"添加生日：同事陈晨，1993-11-02" → 陈晨 (同事) on 1993-11-02."""
+    person = out.get("person")
+    named = _RELATION_ZH.match(person.strip()) if isinstance(person, str) else None
+    if named is not None:  # "女儿朵朵": 朵朵, with who she is as the note
+        out["person"] = named.group("name")
+        key = "relation" if "relation" in props else "note" if "note" in props else None
+        if key is not None and not out.get(key):
+            out[key] = named.group("rel")
     m = _BIRTHDAY_COLON_ZH.search(text)
     if m and has_han(text):
         who, day = m.group("p").strip(), m.group("d").strip()
         named = _RELATION_ZH.match(who)
         out["person"] = named.group("name") if named else who
-        if named and "relation" in props and not out.get("relation"):
-            out["relation"] = named.group("rel")
+        key = "relation" if "relation" in props else "note" if "note" in props else None
+        if named and key is not None and not out.get(key):
+            out[key] = named.group("rel")
         out["date"] = day
         if out.get("note") == day:
             del out["note"]

@@ -85,10 +85,17 @@ _WHO_LEAD_ZH = re.compile(r"^(?:我|爸爸|妈妈|老爸|老妈|爸|妈|奶奶|�
 _TAKEN_TAIL_ZH = re.compile(r"(?<=\S{2})\s*(?:已经|刚刚?|都|也)?\s*(?:吃过了|吃了|吃过|服了|服过|喝了|用了|抹了|滴了|打过了|打了|打过|打|注射了|喷了|贴了)?\s*(?:已经)?$")
 
 
+_FED_ZH = re.compile(r"(?:喂了|喂|给.{1,4}吃了|吃了|服了|喝了|用了)(?:一|两|半)?(?:片|粒|颗|袋|支|勺)?(?P<m>[\u4e00-\u9fffA-Za-z]{2,8}?)"
+                     r"(?=\s*(?:\d|[一二两三四五六七八九十半]\s*(?:片|粒|颗|袋|支|勺|毫升|ml|滴|次))|[，,。]|$)")
+
+
 def medicine(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
     """"我刚吃了一片布洛芬" → 布洛芬; "爸今天的降压药已经吃了" → 降压药; "one capsule" → that
     dose; "took two paracetamol" → a dose of two; "gave Lily 5ml of Calpol" → Calpol."""
     name = out.get("medicine")
+    fed = _FED_ZH.search(text)
+    if fed is not None and isinstance(name, str) and name.strip() not in fed.group("m"):
+        name = out["medicine"] = fed.group("m")  # "孩子咳嗽，刚喂了止咳糖浆10毫升": what was given, not why
     if isinstance(name, str) and name.strip():
         if re.search("[\u4e00-\u9fff]", name):
             trimmed = _TAKEN_TAIL_ZH.sub("", _WHO_LEAD_ZH.sub("", name.strip())).strip()

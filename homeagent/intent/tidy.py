@@ -24,6 +24,7 @@ from homeagent.intent.month_end import MONTH_END_RE, month_end
 from homeagent.intent.objects import CREATES, refine
 from homeagent.intent.structured import duration_minutes
 from homeagent.numbers import parse_number
+from homeagent.text import has_han
 
 _LOOKUP_KEYS = ("content", "title", "habit", "item", "dish", "person", "plant", "pet")
 _NAME_KEYS = ("content", "title", "habit", "item", "dish", "person", "plant", "pet", "medicine", "food", "subject",
@@ -32,6 +33,8 @@ _NAME_KEYS = ("content", "title", "habit", "item", "dish", "person", "plant", "p
 _POINTER_ZH_RE = re.compile(r"(?:那|这)(?:一)?(?:条|个|篇|件|项|张|笔|次)|的(?:截止时间|截止日期|时间|日期|安排|日程|提醒|地点|标题|内容|进度)"
                             r"|(?:目标|习惯|任务|待办|倒计时|笔记|便签)(?=现在|已经|进度|放弃|完成|删|改|暂停|不要|可以|\s|$)")
 _POINTER_EN_RE = re.compile(r"\s+(?:habit|task|todo|to-do|goal|countdown|note|memo|reminder)s?\b.*$", re.I)
+# A name said before the kind of record ("爬山习惯", "读书这个目标").
+_MARKED_NAME_ZH = re.compile(r"(?!这个|那个)(?P<x>[\u4e00-\u9fffA-Za-z0-9]{2,8}?)(?:这个|那个|的)?(?:习惯|目标)(?!打卡|记录|列表|清单)")
 _DISPOSAL_RE = re.compile(r"^(?:先|就|再|帮我|给我)?把\s*(?=\S)")
 _EN_VERB_RE = re.compile(
     r"^(?:(?:please|just|now|also|ok|so)\s+)*(?:push|move|take|abandon|scrap|drop|nuke|ditch|cancel|delete|remove|rename|retitle"
@@ -118,6 +121,28 @@ def _command_head(head: str) -> bool:
     return not _HEAD_WORDS_RE.sub("", head).strip(" ，,")
 
 
+# A record named before its kind ("the dentist task", "the Friday movie night event").
+_MARKED_NAME_EN = re.compile(r"\b(?:the|my|our|that|this)\s+(?P<x>[A-Za-z0-9][\w'’ -]{1,40}?)\s+(?:task|to-?do|habit|event|goal|countdown"
+                             r"|reminder|note)s?\b", re.I)
+_NOT_A_NAME_EN = re.compile(r"(?:old|new|last|first|second|third|other|same|whole|next|previous|latest|daily|weekly)", re.I)
+
+
+def _said_of_it_en(value: str, text: str) -> str:
+    """A looked-up English name without what is said of it: ", you can check that one off",
+    "should end at 5 now", "not going to … anymore", "… thing"; or the name said before its
+    kind when the generic pass kept another clause ("Make the dentist task high priority, it
+    can't wait")."""
+    out = re.sub(r"\s*,\s*(?:(?:you can|can you|please|just|so|and)\s+)?(?:check|tick|mark|cross|delete|remove|scrap|drop|cancel"
+                 r"|get rid of|take)\b.*$", "", value, flags=re.I) or value
+    out = re.sub(r"\s+(?:should|will|needs? to|has to|must)\b.*$", "", out, flags=re.I) or out
+    out = re.sub(r"^(?:(?:we're|we are|i'm|i am)\s+)?not going to\s+(?:the\s+)?(?=\S)", "", out, flags=re.I) or out
+    out = re.sub(r"\s+any\s?more$|\s+thing$", "", out, flags=re.I) or out
+    marked = _MARKED_NAME_EN.search(text)
+    if marked is not None and not _NOT_A_NAME_EN.fullmatch(marked.group("x")) and marked.group("x").casefold() != out.casefold():
+        return marked.group("x")
+    return out
+
+
 def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any], now: datetime) -> dict[str, Any]:
     out = dict(args)
     value: Any
@@ -145,6 +170,7 @@ def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any],
                 if m is not None and m.start() - at >= 2 and not re.search(r"[\s，,。]", text[at:m.start()]):
                     value = text[at:m.start()]
             if value.isascii():
+                value = _said_of_it_en(value, text)
                 value = re.sub(r"\s+as(?:\s+(?:done|finished|complete|completed))?$", "", value, flags=re.I)
                 cut = _POINTER_EN_RE.sub("", value).strip()
                 value = cut or value
@@ -165,7 +191,19 @@ def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any],
             value = re.sub(r"^是(?=\S{2})|(?<=\S{2})是$", "", value)
         if lookup and key in _LOOKUP_KEYS:
             value = re.sub(r"(?<=[\u4e00-\u9fff]{2})的$", "", value)  # "把交报销单的任务改到…": no name ends in 的
+            # what is said of the record, not its name: "钢琴课以后…", "冥想已完成✅", "给 羽毛球", "坏掉的微波炉"
+            value = re.sub(r"[^\w\s\u4e00-\u9fff]+$", "", value).strip() or value
+            value = re.sub(r"(?<=[\u4e00-\u9fff]{2})\s*(?:以后|之后|就行|就好|彻底|已)$", "", value) or value
+            value = re.sub(r"^给\s+(?=\S{2})|^(?:那台|这台|那个|这个)?(?:坏掉的|坏了的|坏的|旧的|破的)(?=\S{2})", "", value) or value
+            marked = _MARKED_NAME_ZH.search(text) if key in ("habit", "title") and has_han(value) else None
+            if marked is not None and action.endswith(("_habit", "_goal_progress")):
+                name = re.sub(r"^(?:先|就|再|帮我|给我|请)*把", "", marked.group("x"))
+                if len(name) >= 2 and name != value and (name in value or not value.startswith(name[:1])):
+                    value = name  # "最近膝盖疼，爬山习惯先暂停": the habit is the one named before its kind
         out[key] = value.strip(" ，,。.") or out[key]
+    for key in ("date", "due", "start", "deadline", "expires"):
+        if isinstance(out.get(key), str) and re.match(r"^是(?=\S)", out[key]):
+            out[key] = out[key][1:]  # "生日是10月3号": the date, without its 是
     colon = _COLON_RE.match(text.strip())
     if colon is not None and _command_head(colon.group("head")):
         # "记录心情：有点焦虑，明天要面试", "Log my mood: stressed about…": after the command.
