@@ -198,7 +198,8 @@ def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any],
             marked = _MARKED_NAME_ZH.search(text) if key in ("habit", "title") and has_han(value) else None
             if marked is not None and action.endswith(("_habit", "_goal_progress")):
                 name = re.sub(r"^(?:先|就|再|帮我|给我|请)*把", "", marked.group("x"))
-                if len(name) >= 2 and name != value and (name in value or not value.startswith(name[:1])):
+                pointer = re.fullmatch(r"(?:这|那)(?:一)?(?:个|条|项)?", name) is not None  # "把这个习惯删了" points back
+                if not pointer and len(name) >= 2 and name != value and (name in value or not value.startswith(name[:1])):
                     value = name  # "最近膝盖疼，爬山习惯先暂停": the habit is the one named before its kind
         out[key] = value.strip(" ，,。.") or out[key]
     for key in ("date", "due", "start", "deadline", "expires"):

@@ -40,6 +40,7 @@ from tests.unit.conftest import has_args
     # A habit named before its kind ("X习惯") is X, whatever clause came first or adverb after.
     ("update_habit", "最近膝盖疼，爬山习惯先暂停", {"habit": "爬山", "status": "paused"}),
     ("delete_habit", "帮我把背单词习惯彻底删了", {"habit": "背单词"}),
+    ("delete_habit", "不想再记录早起了，把这个习惯删了", {"habit": "早起"}),  # (这个 points back: no name)
     ("check_in_habit", "冥想已完成✅", {"habit": "冥想"}),
     ("update_event", "钢琴课以后不用每周重复了", {"title": "钢琴课", "repeat": "none"}),
     ("update_event", "给周五的羽毛球加个备注：带球拍", {"title": "羽毛球", "notes": "带球拍"}),
