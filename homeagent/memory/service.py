@@ -63,6 +63,7 @@ class MemorySettings:
     dense: bool = False  # dense retrieval for documents (resolved from memory.dense)
     dense_threads: int = 1
     dense_query_threads: int = 1
+    dense_fast_questions: bool = True
 
 
 def memory_settings(config: Any) -> MemorySettings:
@@ -80,7 +81,7 @@ def memory_settings(config: Any) -> MemorySettings:
             speaker=m.speaker,
         ),
         dense=resolve_mode(m.dense), dense_threads=m.dense_threads,
-        dense_query_threads=m.dense_query_threads,
+        dense_query_threads=m.dense_query_threads, dense_fast_questions=m.dense_fast_questions,
     )  # fmt: skip
 
 
@@ -96,7 +97,8 @@ class MemoryService:
         self.graph = GraphDB(db, clock=clock)
         embedder = (
             Embedder(threads=settings.dense_threads,
-                     query_threads=min(settings.dense_query_threads, os.cpu_count() or 1))
+                     query_threads=min(settings.dense_query_threads, os.cpu_count() or 1),
+                     fast_questions=settings.dense_fast_questions)
             if settings.dense else None
         )  # fmt: skip
         self.documents = DocumentStore(db, clock=clock, embedder=embedder)

@@ -202,7 +202,7 @@ def test_a_question_uses_its_own_thread_count_and_documents_theirs() -> None:
 import os, numpy as np
 from homeagent.memory.dense import Embedder
 threads = lambda: len(os.listdir("/proc/self/task"))
-model = Embedder(threads=1, query_threads=2, cache=0)
+model = Embedder(threads=1, query_threads=2, cache=0, fast_questions=False)  # the engine's threads
 wait = os.environ.get("OMP_WAIT_POLICY")
 model.load()
 assert os.environ.get("OMP_WAIT_POLICY") == wait, "the process environment was not restored"
