@@ -59,6 +59,7 @@ def main() -> int:
     parser.add_argument("--data", type=Path, default=ROOT / "bench/data/actions_eval_chat.jsonl")
     parser.add_argument("--temperatures", default="0.7,0.2")
     parser.add_argument("--seeds", type=int, default=1, help="answers per utterance and temperature")
+    parser.add_argument("--first-seed", type=int, default=1, help="the sampler's seed of the first answer (then +1 each)")
     parser.add_argument("--max-tokens", type=int, default=48)
     parser.add_argument("--verbose", "-v", action="store_true")
     args = parser.parse_args()
@@ -110,7 +111,7 @@ def main() -> int:
     async def run_all() -> dict[float, list[tuple[str, str, str]]]:
         results: dict[float, list[tuple[str, str, str]]] = {t: [] for t in temperatures}
         for seed in range(args.seeds):
-            provider = LlamaCppProvider(model_path=model, model="smollm2", n_ctx=4096, seed=seed + 1,
+            provider = LlamaCppProvider(model_path=model, model="smollm2", n_ctx=4096, seed=args.first_seed + seed,
                                         max_tokens=args.max_tokens)
             await provider.start()
             await provider.prime(stable)
