@@ -47,7 +47,8 @@ def in_language(lang: str, text: str) -> bool:
 
 
 # Prompt text an answer should never repeat.
-_ECHOES = ("## Actions for this message", "Current date and time", "[ACTION", "[RESULTS", "(none: answer")
+_ECHOES = ("## Actions for this message", "Current date and time", "[ACTION", "[RESULTS", "(none: answer",
+           "Reply in English", "Reply in Chinese", "请用中文回答")
 
 
 def echoes_prompt(text: str) -> bool:
