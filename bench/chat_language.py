@@ -47,8 +47,7 @@ def in_language(lang: str, text: str) -> bool:
 
 
 # Prompt text an answer should never repeat.
-_ECHOES = ("## Actions for this message", "Current date and time", "[ACTION", "[RESULTS", "(none: answer",
-           "Reply in English", "Reply in Chinese", "请用中文回答")
+_ECHOES = ("## Actions for this message", "Current date and time", "[ACTION", "[RESULTS", "(none: answer")
 
 
 def echoes_prompt(text: str) -> bool:

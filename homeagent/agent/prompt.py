@@ -5,10 +5,8 @@
                                                          evaluated state across turns and restarts
     working context (recent exchanges, as chat messages) — grows at its end, so most of it
             stays in the engine's cache from one turn to the next
-    system  current date and time (a message of its own: it changes by the minute)
-    system  memory sections (graph index, documents, knowledge), this turn's extra context
-            (a client's system message), and last the language to reply in — change
-            every turn
+    system  current date and time, memory sections (graph index, documents, knowledge),
+            this turn's extra context (a client's system message) — change every turn
     user    the user message
 
 The per-turn sections come after the working context rather than before it: they differ
@@ -28,15 +26,8 @@ from datetime import datetime
 
 from homeagent.agent.personality import Personality
 from homeagent.llm.base import Message
-from homeagent.text import has_han
 
 _WEEKDAYS_ZH = "一二三四五六日"
-# The last line before the user's words names their language. personal.md asks for the
-# user's language once, at the top of a long prompt; said again next to the message, the
-# bundled model answers Chinese in Chinese far more often (docs/benchmarks.md, "Small talk
-# in the user's language"). It is said in English for both: written in Chinese, the
-# line itself was copied into one Chinese answer in twelve.
-REPLY_IN = {"zh": "Reply in Chinese.", "en": "Reply in English."}
 
 
 @dataclass(frozen=True)
@@ -66,12 +57,11 @@ class PromptBuilder:
         dynamic = [f"## {title}\n{body}" for title, body in memory_sections if body.strip()]
         if turn_context.strip():
             dynamic.append(f"## Context for this turn\n{turn_context.strip()}")
-        dynamic.append(REPLY_IN["zh" if has_han(user_text) else "en"])
         messages = (
             Message("system", stable),
             *history,
             self.clock(now),
-            Message("system", "\n\n".join(dynamic)),
+            *([Message("system", "\n\n".join(dynamic))] if dynamic else []),
             Message("user", user_text),
         )
         return BuiltPrompt(messages, len(stable))
