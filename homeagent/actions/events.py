@@ -235,7 +235,8 @@ def _streaks(days: list[date], today: date, frequency: str, target: int) -> tupl
     required=["habit"],
     examples=[
         ("我想养成每天跑步的习惯", {"habit": "跑步", "frequency": "daily"}),
-        ("养成背单词的习惯，晚上9点提醒打卡", {"habit": "背单词", "frequency": "daily", "remind_at": "晚上9点"}),
+        ("养成练字的习惯，晚上9点提醒打卡", {"habit": "练字", "frequency": "daily", "remind_at": "晚上9点"}),
+        ("New habit: stretch every morning", {"habit": "stretch", "frequency": "daily"}),
         ("Track a habit: read 20 pages, three times a week", {"habit": "read 20 pages", "frequency": "weekly", "target": 3}),
     ],
 )

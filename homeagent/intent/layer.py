@@ -603,12 +603,16 @@ class IntentLayer:
         if label != NONE_LABEL and confidence < self.threshold:
             # The command ahead of its content, classified alone, agreeing with the whole:
             # the long content ("写日记：今天…") no longer drowns what was asked for.
+            # So does the frame around a quoted name ("add 'check the smoke alarms' to my
+            # to-dos"): the name's own words no longer pull the asking elsewhere.
             head = _HEAD_RE.match(stripped)
-            if head is not None:
-                alone = self.predict(head.group("head"))
+            frame = unquoted(stripped)
+            for part in ([head.group("head")] if head is not None else []) + ([frame] if frame != stripped else []):
+                alone = self.predict(part)
                 if alone.label == label and alone.confidence >= self.threshold:
                     confidence = alone.confidence
                     prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
+                    break
         if (not question and label != NONE_LABEL and not self._is_read(label) and _SHOW_RE.search(stripped)
                 and not _CHANGE_RE.search(stripped) and not (label == dest and _DUTY_RE.search(stripped))):
             # "打开购物清单", "习惯列表", "go through the inventory": a showing frame over a

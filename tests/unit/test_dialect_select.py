@@ -109,6 +109,18 @@ def test_selector_ranks_the_right_action_in_the_top_eight(utterance: str, name: 
     assert name in [s.name for s in select_actions(SPECS, utterance, 8)]
 
 
+@pytest.mark.parametrize(("utterance", "name"), [
+    ("Create a habit to drink tea every morning", "create_habit"),
+    ("把背单词的习惯改成每周五次", "update_habit"),
+    ("I walked the dog this morning", "record_pet_activity"),
+])
+def test_an_actions_examples_do_not_pull_a_neighbours_requests_to_it(utterance: str, name: str) -> None:
+    # With one action offered (the shipped k), the model calls the top one: a create_habit
+    # example that shares 背单词/习惯 with update_habit's requests, or lengthens its document
+    # past its English words, hands these to update_habit's neighbour or record_medicine.
+    assert [s.name for s in select_actions(SPECS, utterance, 1)] == [name]
+
+
 def test_selector_offers_nothing_for_small_talk() -> None:
     assert select_actions(SPECS, "hello", 8) == []
 
