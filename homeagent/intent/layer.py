@@ -60,6 +60,7 @@ from homeagent.intent.slots import (
     find_when,
     generic,
     is_when,
+    match_clauses,
     match_template,
     split_items,
     strip_command_clauses,
@@ -850,6 +851,8 @@ class IntentLayer:
             matched = match_template(text, templates, props, now) or match_template(whole, templates, props, now)
         else:
             matched = match_template(text, templates, props, now)
+        if matched is None and repeat is None:
+            matched = match_clauses(text, templates, props, now)
         if matched is not None:
             args = {k: v for k, v in matched.items() if k in props}
             # A setting the template has no slot for ("刚看完《X》，打8分": watched) is still said.

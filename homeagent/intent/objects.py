@@ -167,6 +167,8 @@ _EN_MEDICINE_LEAD = re.compile(r"^(?:i\s+)?(?:just\s+)?(?:(?:had|took|taken|gave
 _RETURNED_RE = re.compile(r"\b(?:returned|gave (?:it |them |my \w+ )?back|brought (?:it |them )?back|handed (?:it )?back)\b"
                           r"|还(?:回来|给我|我)?了|已经还|归还了", re.I)
 _REPAID_RE = re.compile(r"\b(?:paid (?:me |us )?back|repaid|settled up)\b|还(?:给)?(?:我|你)?了|还我了|还清了?", re.I)
+# The command before a record said as a fact ("record that Tom owes me 1000"): not the person.
+_EN_RECORD_THAT = re.compile(r"^(?:please\s+)?(?:record|log|note|remember|write down|put down|save)\s+(?:that\s+)?(?=\S)", re.I)
 _EN_RELATION = re.compile(r"^(?:(?:my|our)\s+)?(?:sister|brother|mum|mom|mother|dad|father|friend|neighbou?r|colleague|cousin|aunt|uncle"
                           r"|boss|son|daughter|wife|husband|partner|flatmate|roommate)\s+(?=[A-Z])")
 
@@ -236,13 +238,15 @@ _TO_LEAD_ZH = re.compile(r"^(?:给|带|帮|替)(?=\S{2})")
 _THING_LEAD_ZH = re.compile(r"^(?:那台|那个|这个|那件|这台|旧的|坏掉的|坏了的|用坏的)(?=\S{2})")
 _USED_TAIL_ZH = re.compile(r"(?<=\S{2})\s*(?:吃完|用完|喝完|扔了|扔掉|卖了|卖掉|送人|坏了|没了)了?(?:吧|啦)?$")
 _SEARCH_LEAD_ZH = re.compile(r"^(?:上网|联网|在网上|网上)\s*(?:搜索?|查查?|找找?)?\s*(?:一下)?\s*(?=\S{2})")
+# An adverb the name runs into ("大米已经买回来了": the rice, not "大米已经").
+_ADVERB_TAIL_ZH = re.compile(r"(?<=\S{2})(?:已经|早就|刚刚|终于|总算)$")
 _SAVED_TAIL_ZH = re.compile(r"(?<=\S{2})(?:存一下|存下|存|记一下|记下)$")
 
 
 def zh_edges(value: str, key: str, action: str, props: Mapping[str, Any]) -> str:
     if not re.search(f"[{_HAN}]", value):
         return value
-    out = _INTERJECTION_ZH.sub("", value)
+    out = _ADVERB_TAIL_ZH.sub("", _INTERJECTION_ZH.sub("", value))
     if key in ("content", "item", "title"):
         out = _ASKED_BY_ZH.sub("", out)
     if key in ("food", "medicine") or (key == "item" and "quantity" not in props):
@@ -674,7 +678,7 @@ def _en_more(props: Mapping[str, Any], out: dict[str, Any]) -> None:
             out["note"] = re.sub(r"^(?:about|because(?: of)?|since|over)\s+", "", parts[1].strip(), flags=re.I)
     person = out.get("person")
     if isinstance(person, str) and person.isascii() and "direction" in props:
-        value = _EN_RELATION.sub("", person.strip())
+        value = _EN_RELATION.sub("", _EN_RECORD_THAT.sub("", person.strip()))
         m = re.match(r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?", value)
         if m and m.end() < len(value) and re.search(r"\b(?:the|she|he|they|owed|owes|paying|back)\b|,", value[m.end():]):
             value = m.group(0)  # "Kate the she owed", "Priya, paying her back": the name

@@ -289,9 +289,6 @@ def generic(text: str, name: str, props: Mapping[str, Any], required: Sequence[s
             if m:
                 args[key] = _amount(m.group(0)) if key in ("amount", "cost", "price") else m.group(0).strip()
                 rest = rest.replace(m.group(0), " ")
-            if m:
-                args[key] = _amount(m.group(0)) if key in ("amount", "cost", "price") else m.group(0).strip()
-                rest = rest.replace(m.group(0), " ")
     if "id" in props:
         m = _ID_RE.search(rest)
         if m:
@@ -505,3 +502,21 @@ def strip_command_clauses(text: str) -> str:
     kept = parts[2 * start: 2 * end - 1]
     out = "".join(kept).strip(" ，,；;")
     return out or text
+
+
+def match_clauses(text: str, templates: Sequence[Template], props: Mapping[str, Any], now: datetime
+                  ) -> dict[str, Any] | None:
+    """A template matched by the first clauses of `text` ("帐篷借给表哥了，说好3月15号还": the
+    first clause is a template's whole, the second holds the due). Only when the clauses after
+    it hold a value of their own (a date, an amount, a quantity, an enum's word) for a key the
+    template left empty: those are added; the record's name is the template's."""
+    parts = re.split(r"(\s*[，,；;]\s*)", text.strip())
+    clauses = parts[::2]
+    for end in range(len(clauses) - 1, 0, -1):
+        found = _match(strip_polite("".join(parts[: 2 * end - 1])), templates, props, now, True)
+        if found is None:
+            continue
+        others = {k: v for k, v in props.items() if k not in found}
+        more = generic("，".join(clauses[end:]), "", others, [], templates, now, read=True)
+        return {**_tidy({**more, **found}, props)} if more else None
+    return None
