@@ -65,6 +65,18 @@ _PAST_RE = re.compile(r"过期|过去了?的|已过|以前的|以往|包括过�
 _ARCHIVED_RE = re.compile(r"归档|存档|archived|archive", re.I)
 _METRICS = ("血压", "血糖", "体温", "心率", "血氧", "胆固醇", "尿酸", "blood pressure", "blood sugar", "blood glucose",
             "glucose", "temperature", "heart rate", "pulse", "blood oxygen", "oxygen", "cholesterol")
+_STEPS_RE = re.compile(r"\d+\s*步|步数|\bsteps?\b", re.I)
+
+
+def metric_named(text: str) -> str | None:
+    """The health metric the words name ("血压138/90", "12480 steps", "走了12000步"), or None."""
+    low = text.casefold()
+    found = next((m for m in _METRICS if m in low), None)
+    if found is None and _STEPS_RE.search(text):
+        found = "步数" if re.search(r"[\u4e00-\u9fff]", text) else "steps"
+    return found
+
+
 _HEALTH_KINDS = (
     ("period", re.compile(r"例假|月经|经期|大姨妈|\bperiods?\b|menstrua", re.I)),
     ("sleep", re.compile(r"睡|\bsleep|\bslept\b", re.I)),

@@ -40,7 +40,7 @@ from homeagent.clock import Clock
 from homeagent.intent.asides import clause_note, kept_at, money_note, people, take_tags, whose_note
 from homeagent.intent.classifier import IntentModel, Prediction
 from homeagent.intent.cues import destination
-from homeagent.intent.filters import read_filters
+from homeagent.intent.filters import metric_named, read_filters
 from homeagent.intent.fuzzy import HEAD_COLON, fix_typos, strip_fillers, strip_hedges
 from homeagent.intent.listing import (
     NEXT_PAGE_RE,
@@ -172,6 +172,8 @@ _LOOKUP_NOUN_RE = re.compile(r"(?:\s+(?:task|note|event|habit|appointment|countd
 _NOTE_RE = re.compile(r"[，,；;]?\s*(?:(?:备注|注明|附注)(?:一下|是|为|下)?\s*[:：]?|\b(?:notes?|memo)\s*[:：-])\s*"
                       r"(?P<n>[^，,。；;.!?！？]{1,60})", re.I)
 # A record by its number: "3号任务", "第6项", "4号笔记" (a day would be "3号的任务").
+_THOUSANDS_RE = re.compile(r"(?<![\d,.])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d)|(?<![\d,.])\d{1,3}(?:,\d{3})+\.\d+")
+_URL_RE = re.compile(r"https?://[^\s，。；！？“”‘’（）\u4e00-\u9fff]+[^\s，。；！？“”‘’（）\u4e00-\u9fff.,;:!?)]", re.I)
 _NUMBERED_RE = re.compile(r"第\s*(\d{1,4}|[一二两三四五六七八九十]{1,3})\s*(?:项|条|个|件|号)(?!次|天|周|月|年)|(\d{1,4})\s*号\s*(?=任务|待办|日程|活动|习惯|笔记|便签|留言|倒计时|目标|物品"
                           r"|东西|记录|事项)|\b(?:number|no\.|item|task|entry)\s*#?\s*(\d{1,4})\b(?!\s*(?:am|pm|:|点|号|st|nd|rd|th))", re.I)
 # A record looked up by its words, without what only places it: "明天的瑜伽课", "关于旧密码".
@@ -826,6 +828,7 @@ class IntentLayer:
         now = self.clock.now()
         templates = self.templates.get(action, [])
         text = strip_fillers(fix_typos(text))  # "ok so remnd me…": the command words as meant
+        text = _THOUSANDS_RE.sub(lambda m: m.group(0).replace(",", ""), text)  # "12,480 steps" is one number
         # "…，存一下", ", put him in contacts": a clause that only commands is no value (a template
         # that says it too still matches the whole utterance when the rest matches none).
         whole, text = text, strip_command_clauses(text)
@@ -834,6 +837,11 @@ class IntentLayer:
         if numbered is not None:
             text = re.sub(r"\s{2,}", " ", text[:numbered.start()] + " " + text[numbered.end():]).strip()
         text, tags = take_tags(text, props)  # "，标签家里", ", tag it admin": the tags, out of the name
+        # A link is its own slot, whole: no name, price or item list is read out of it.
+        link = _URL_RE.search(text) if "url" in props else None
+        if link is not None:
+            text = re.sub(r"\s{2,}", " ", text[:link.start()] + " " + text[link.end():]).strip(" ，,")
+            text = re.sub(r"(?:[，,]?\s*(?:链接|网址|link|url)\s*(?:is|是|:|：)?\s*)$", "", text, flags=re.I).strip(" ，,")
         note_key = next((k for k in ("note", "notes") if k in props), None)
         noted = _NOTE_RE.search(text) if note_key else None
         if noted is not None and noted.start() > 0:  # taken out, so that no name swallows it
@@ -913,12 +921,19 @@ class IntentLayer:
             numbers = re.findall(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?)?", args["value"])
             if len(numbers) == 1 and numbers[0] != args["value"].strip():
                 args["value"] = numbers[0].replace(",", "")
+        if "metric" in props and spec.permission is not Permission.READ:
+            # A reading names its metric ("走了12000步，记到健康数据里"): that name, not the words around it.
+            named = metric_named(text)
+            if named is not None and named not in str(args.get("metric", "")).casefold():
+                args["metric"] = named
         if "new_title" in args and args.get("content") == args["new_title"]:
             del args["content"]  # "笔记标题改成“车险”": one quoted value read as both
         if noted is not None and note_key is not None:
             args[note_key] = noted.group("n").strip()
         if tags:
             args["tags"] = tags
+        if link is not None:
+            args["url"] = link.group(0)
         for key, value in list(args.items()):  # "Log my mood – stressed": the dash led into the value
             if isinstance(value, str) and re.match(r"[–—-]\s+\S", value):
                 args[key] = value[1:].strip()

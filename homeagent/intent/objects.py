@@ -151,7 +151,7 @@ def en_name_words(value: str, dated: bool) -> str:
 # "愿望单再添一个拍立得", "食谱里加一道番茄牛腩": the list and the adding before the name.
 _ADD_LEAD_ZH = re.compile(r"^(?:\S{1,6}?(?:里|上|中)?\s*)?(?:再)?(?:添加|添|加)\s*(?:一个|一道|一本|一件|一台|一份|一条|一把|一双|一瓶|一盒|个|道|本)"
                           r"(?=\S{2})|^\S{1,6}?\s+(?:添加|添上|加上)(?=\S{2})")
-_PUT_IN_ZH = re.compile(r"把(?P<x>[\u4e00-\u9fffA-Za-z0-9]{1,10}?)(?:也)?(?:加进去|加进来|加上|加到|加进|放进|记上|添上|添进去)")
+_PUT_IN_ZH = re.compile(r"把(?P<x>[\u4e00-\u9fffA-Za-z0-9]{1,10}?)(?:也)?(?:加进去|加进来|加上|加到|加进|放进|放到|记上|添上|添进去|存进|存到|存入|收进|收藏到)")
 _CMD_TAIL_ZH = re.compile(r"(?<=\S{2})(?:的)?\s+(?:存|记|加|放)\S{0,2}$")
 _CMD_HEAD_ZH = re.compile(r"^(?:置顶|写上|写下|记下|记一下|记上|内容是?|内容为|(?:新增|新建|添加|登记|记录|保存)[\u4e00-\u9fff]{0,3})\s*[：:]\s*(?=\S)")
 _LOOKUP_VERB_ZH = re.compile(r"^(?:取消|删除|删掉|去掉|划掉|暂停|恢复|放弃)(?=\S{2})")
@@ -608,8 +608,8 @@ def _zh_more(text: str, action: str, props: Mapping[str, Any], out: dict[str, An
     item = out.get("item")
     if isinstance(item, str) and action.startswith(("add_", "create_")):
         m = _PUT_IN_ZH.search(text)
-        if m and m.group("x") not in item:
-            out["item"] = m.group("x")
+        if m and (m.group("x") not in item or (item.startswith(m.group("x")) and len(item) - len(m.group("x")) <= 2)):
+            out["item"] = re.sub(r"^(?:这个|那个|这件|那件|这款|那款)(?=\S{2})", "", m.group("x"))
         if out.get("location") and re.search(r"(?<=\S{2})(?:放|搁|收)$", str(out["item"])):
             out["item"] = str(out["item"])[:-1].strip(" ，,")
     pet = out.get("pet")

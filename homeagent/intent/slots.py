@@ -65,7 +65,10 @@ _MONEY_RE = re.compile(
     r"yuan|kuai|rmb|dollars?|bucks?|euros?|pounds?|yen|usd|cny|eur)|(?<![\d.,])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d.])",
     re.I,
 )
-_ID_RE = re.compile(r"(?:#|编号|第|(?:任务|笔记|日程|习惯|task|note|event|habit|item|number|no\.?)\s*#?)\s*(\d+)\s*(?:号|条|个)?", re.I)
+_ID_RE = re.compile(r"(?:#|编号|第|(?:任务|笔记|日程|习惯|task|note|event|habit|item|number|no\.?)\s*#?)\s*(\d+)\s*(?:号|条|个)?"
+                    # (a goal's or an item's number only where nothing measured follows: "目标100公里" is a target)
+                    r"|(?:物品|目标|倒计时|goal|countdown)\s*#?\s*(\d{1,4})(?=\s*(?:$|[，,。.!！?？;；]|删|改|标|完成|达成|放弃|取消|的"
+                    r"|\b(?:is|as|to|done|achieved|completed)\b))", re.I)
 _ENUM_WORDS: dict[str, tuple[str, ...]] = {
     "high": ("高优先级", "优先级高", "重要", "紧急", "high priority", "urgent", "important"),
     "low": ("低优先级", "优先级低", "不急", "low priority"),
@@ -95,7 +98,8 @@ _ENUM_WORDS: dict[str, tuple[str, ...]] = {
     "open": ("没做完", "没完成", "未完成", "还没做", "没干完", "没弄完", "任务没做", "没做的", "unfinished", "not done", "not finished",
              "not completed", "outstanding", "incomplete", "haven't done", "still open"),
     "bought": ("已经买了", "买了的", "买过的", "已经买过", "买过了", "已买", "买好的", "买了哪些", "already bought", "already buy", "bought"),
-    "abandoned": ("放弃过", "放弃了的", "放弃的", "gave up on", "given up on", "give up on", "abandoned"),
+    "abandoned": ("放弃过", "放弃了的", "放弃的", "放弃", "gave up on", "given up on", "give up on", "abandoned", "abandoning",
+                  "abandon"),
     "active": ("进行中", "在进行的", "正在进行", "in progress", "ongoing"),
     "pending": ("还没买", "没买的", "待买", "还要买", "still need", "left to buy"),
 }
@@ -292,7 +296,7 @@ def generic(text: str, name: str, props: Mapping[str, Any], required: Sequence[s
     if "id" in props:
         m = _ID_RE.search(rest)
         if m:
-            args["id"] = int(m.group(1))
+            args["id"] = int(m.group(1) or m.group(2))
             rest = rest.replace(m.group(0), " ")
     low = core.casefold()
     if "mode" in props:
@@ -339,6 +343,12 @@ def generic(text: str, name: str, props: Mapping[str, Any], required: Sequence[s
                 value = _clean(re.split(r"[，,。；;]", value)[0])
         else:
             value = _object_phrase(rest, templates, first=main in _NAME_KEYS)
+            if main == "item" and name.startswith(("add_", "mark_")):
+                # "bananas, spinach, greek yogurt and bread": a list, each piece an item
+                listed = re.sub(r"\s+(?:to|on|onto|in|into)\s+(?:the|my|our)\s+(?:[\w-]+\s+)?list$|^(?:买点?|要买)(?=\S)", "",
+                                _object_phrase(rest, templates, first=False, whole=True), flags=re.I)
+                if _is_list(listed):
+                    value = listed
         if value and value.isascii():
             value = _EN_FRAME_RE.sub("", _EN_LEAD_RE.sub("", value)).strip(_PUNCT) or value
         if value:
@@ -380,7 +390,7 @@ def _tidy(args: dict[str, Any], props: Mapping[str, Any]) -> dict[str, Any]:
             continue
         m = _ID_RE.fullmatch(value.strip())
         if m and "id" in props and "id" not in out:
-            out["id"] = int(m.group(1))
+            out["id"] = int(m.group(1) or m.group(2))
             del out[key]
             continue
         quoted = _TITLE_QUOTE_RE.fullmatch(value.strip())
@@ -409,7 +419,7 @@ _EDGE_FUNCTION_RE = re.compile(r"^(?:(?:to|of|on|in|at|by|for|with|from|and|into
                                re.I)
 
 
-def _object_phrase(rest: str, templates: Sequence[Template], first: bool = False) -> str:
+def _object_phrase(rest: str, templates: Sequence[Template], first: bool = False, whole: bool = False) -> str:
     """What is left once the command words of the action's templates are taken out."""
     words: set[str] = set()
     for template in templates:
@@ -433,7 +443,20 @@ def _object_phrase(rest: str, templates: Sequence[Template], first: bool = False
     pieces = [p for p in pieces if p]
     if not pieces:
         return ""
+    if whole:
+        return ", ".join(pieces)
     return pieces[0] if first else max(pieces, key=len)
+
+
+def _is_list(value: str) -> bool:
+    """Whether `value` names several short things, the last joined by "and"/和 ("bananas,
+    spinach, greek yogurt and bread", "牛奶、鸡蛋和面包"), not a name and a remark."""
+    pieces = split_items(value)
+    if len(pieces) < 3 and not re.search(r"、", value):
+        return False
+    if not re.search(r"(?:\band\b|&|和|还有|以及|、)[^,，]*$", value):
+        return False
+    return all(len(p.split()) <= 3 if p.isascii() else len(p) <= 6 for p in pieces)
 
 
 def split_items(value: str) -> list[str]:
@@ -460,6 +483,7 @@ _COMMAND_ZH_RE = re.compile(
     r"加进去|加进|加到|加入|加上|加|放进|放到|放在|放|写进|写到|写上|写下|写|保存|收藏|标记|倒数|倒计时|打个点|打卡|"
     r"勾掉|勾了|划掉|删掉|删了|删|筛出来|列出来|列一下|"
     r"购物清单|购物单|物品清单|心愿单|愿望清单|愿望单|清单|书单|片单|日历|日程|行程|通讯录|联系人|备忘录?|便签|笔记|库存|在看|"
+    r"健康数据|健康记录|健康档案|账本|"
     r"此刻|心情|睡眠|一笔|这个|这条|它|下来|起来|一下|下|里面?|上面?|中|到|进|在|吧|哈|啊|呀|啦|了|着|我|的|哦|嗯|"
     r"[\s，,。.!！、~～]",
 )

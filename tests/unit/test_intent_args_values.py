@@ -1,0 +1,43 @@
+"""Argument filling of values that have a shape of their own: a link (whole, its own slot,
+no price or item read out of it), a number with thousands separators, a record's number
+after its kind ("物品7", "goal 2"), a metric named by its reading ("9,000 steps"), and a
+list of several things to buy. The sentences are this file's own."""
+
+from __future__ import annotations
+
+import pytest
+
+from homeagent.intent import IntentLayer
+from tests.unit.conftest import has_args
+
+
+@pytest.mark.parametrize(("action", "text", "expected"), [
+    ("add_wishlist_item", "把这个电动牙刷存进心愿单 https://item.jd.com/998877.html",
+     {"item": "电动牙刷", "url": "https://item.jd.com/998877.html"}),
+    ("add_wishlist_item", "wishlist: a rice cooker, low priority, link is https://example.com/rc450",
+     {"item": "rice cooker", "priority": "low", "url": "https://example.com/rc450"}),
+    ("record_health", "log 9,650 steps for yesterday", {"metric": "steps", "value": "9650"}),
+    ("record_health", "今天走了8000步，记到健康数据里", {"metric": "步数", "value": "8000"}),
+    ("record_transaction", "paid 2,450.80 for the new sofa", {"amount": "2450.80"}),
+    ("delete_inventory_item", "把物品7删掉", {"id": 7}),
+    ("update_goal_progress", "I'm abandoning goal 2, no time for it", {"id": 2, "status": "abandoned"}),
+    ("update_goal_progress", "目标4完成了", {"id": 4, "status": "done"}),
+    ("add_shopping_item", "we need apples, oat milk, rice and coffee", {"item": "apples, oat milk, rice and coffee"}),
+    ("add_shopping_item", "add pasta, tomatoes and basil to the list", {"item": "pasta, tomatoes and basil"}),
+    ("add_shopping_item", "买酸奶、面包和鸡蛋", {"item": "酸奶、面包和鸡蛋"}),
+])
+def test_values_with_a_shape_of_their_own(filler: IntentLayer, action: str, text: str, expected: dict) -> None:
+    got = filler.fill(action, text)
+    assert has_args(got, expected), got
+
+
+@pytest.mark.parametrize(("action", "text", "key", "value"), [
+    # (a number after a goal's word that is measured is its target, not the record's number)
+    ("create_goal", "设个目标100公里", "target", 100),
+    # (a name and a remark about it are no list)
+    ("add_shopping_item", "need eggs, the free range ones", "item", "eggs"),
+])
+def test_what_only_looks_like_those_values_stays_as_it_was(filler: IntentLayer, action: str, text: str, key: str,
+                                                           value: object) -> None:
+    got = filler.fill(action, text)
+    assert got.get(key) == value and "id" not in got, got
