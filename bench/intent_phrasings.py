@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "homeagent/intent/phrasings.jsonl"
 NEVER = ROOT / "bench/data/intent_eval.jsonl"
-HELD_OUT = (NEVER, ROOT / "bench/data/intent_blind8.jsonl")
+HELD_OUT = (NEVER, ROOT / "bench/data/intent_blind8.jsonl", ROOT / "bench/data/intent_blind9.jsonl")
 
 
 def same(text: str) -> str:
