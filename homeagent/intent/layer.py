@@ -172,6 +172,11 @@ _LOOKUP_NOUN_RE = re.compile(r"(?:\s+(?:task|note|event|habit|appointment|countd
 _NOTE_RE = re.compile(r"[，,；;]?\s*(?:(?:备注|注明|附注)(?:一下|是|为|下)?\s*[:：]?|\b(?:notes?|memo)\s*[:：-])\s*"
                       r"(?P<n>[^，,。；;.!?！？]{1,60})", re.I)
 # A record by its number: "3号任务", "第6项", "4号笔记" (a day would be "3号的任务").
+_RECORD_KINDS_ZH = (r"任务|待办|事项|提醒|食谱|菜谱|日程|行程|活动|券|优惠券|代金券|笔记|便签|备忘|倒计时|倒数日|联系人|联系方式"
+                    r"|生日|地址|习惯|目标|心愿|愿望|灵感|想法|点子|日记|梦|书|电影|countdown|todo|to-do|task|reminder|note|recipe|coupon")
+_COMMAND_HEAD_ZH = re.compile(
+    rf"^(?:帮我|请|麻烦)?\s*(?:添加|新建|新增|创建|建|加|收藏|保存|存|记|set|add|create|make)\s*(?:一下|一个|一张|一条|一道|一篇|个|张|条|道|篇|a|an)?\s*"
+    rf"(?:{_RECORD_KINDS_ZH})\s*(?:[：:，,]\s*|\s+|(?=[\u4e00-\u9fff]{{2}}))(?=\S{{2}})", re.I)
 _THOUSANDS_RE = re.compile(r"(?<![\d,.])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d)|(?<![\d,.])\d{1,3}(?:,\d{3})+\.\d+")
 _URL_RE = re.compile(r"https?://[^\s，。；！？“”‘’（）\u4e00-\u9fff]+[^\s，。；！？“”‘’（）\u4e00-\u9fff.,;:!?)]", re.I)
 _NUMBERED_RE = re.compile(r"第\s*(\d{1,4}|[一二两三四五六七八九十]{1,3})\s*(?:项|条|个|件|号)(?!次|天|周|月|年)|(\d{1,4})\s*号\s*(?=任务|待办|日程|活动|习惯|笔记|便签|留言|倒计时|目标|物品"
@@ -870,7 +875,16 @@ class IntentLayer:
                                                and (k not in args or k == "kind")}, [], templates, now, read=True)
             args.update({k: v for k, v in said_enum.items() if k in _ENUM_AFTER_MATCH})
         else:
-            args = generic(text, action, props, required, templates, now, read=spec.permission is Permission.READ)
+            headless = _COMMAND_HEAD_ZH.sub("", text) if action.startswith(CREATES) else text
+            # "添加食谱可乐鸡翅", "收藏一个食谱，酸辣土豆丝", "存张券，优衣库8折券": the command and the
+            # kind of record it makes, glued to the name or a clause before it, are no part of it.
+            # (the rest of the reading still sees the whole: "存个菜谱：…" heads a recipe's parts)
+            if headless != text and len(headless) >= 2:
+                matched = match_template(headless, templates, props, now)
+            if matched is not None:
+                args = {k: v for k, v in matched.items() if k in props}
+            else:
+                args = generic(headless, action, props, required, templates, now, read=spec.permission is Permission.READ)
         frequency = props.get("frequency", {}).get("enum", [])
         if "weekly" in frequency:
             # A habit keeps its frequency enum: 每天 → daily, 每周 → weekly, whatever the template said.

@@ -551,6 +551,8 @@ def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
                 out[key] = _EN_MEDICINE_LEAD.sub("", out[key]) or out[key]
         else:
             out[key] = zh_edges(name_words(value, action, props, has_when), key, action, props)
+            if has_when:  # "Lisa的wedding在5月1号": the 在 led into the date, taken out
+                out[key] = re.sub(r"(?<=\S{2})(?:定在|定于|在|于|是)$", "", out[key])
     for key in ("query", "person"):  # not names to trim as the others; only their command words
         if isinstance(out.get(key), str) and out[key].strip():
             out[key] = zh_edges(out[key], key, action, props)

@@ -437,7 +437,7 @@ _DISCOUNT_EN = re.compile(r"\d+\s*%\s*off|\$\s*\d+(?:\.\d+)?\s*off(?:\s+(?:order
                           r"|\bbuy[- ]one[- ]get[- ]one(?:[- ]free)?|\bBOGO\b|\bhalf off\b", re.I)
 _CODE = re.compile(r"(?:券码|优惠码|兑换码|折扣码|\bcode)\s*(?:是|为|is)?\s*[:：]?\s*(?P<c>[A-Za-z0-9-]{4,})"
                    r"|(?<![A-Za-z0-9])(?P<b>(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9-]{5,})(?![A-Za-z0-9])")
-_COUPON_HEAD_ZH = re.compile(r"^.*?(?:优惠券|券码|代金券|折扣券|红包)\s*[：:，,]\s*|^(?:帮我)?(?:收到|领了|拿到|有)(?:了)?(?:一)?张\s*|^.*?领了张\s*")
+_COUPON_HEAD_ZH = re.compile(r"^.*?(?:优惠券|券码|代金券|折扣券|红包)\s*[：:，,]\s*|^(?:帮我)?(?:收到|领了|拿到|有|存|保存|收藏|记)(?:了)?(?:一)?张\s*(?:(?:优惠)?券\s*[，,：:]\s*)?|^.*?领了张\s*")
 _PRODUCT_ZH = r"(?:早餐|午餐|晚餐|家电|全家桶|饮品|甜品|电器|数码|生鲜|超市|会员)"
 _STORE_ZH = re.compile(rf"^(?P<s>[\u4e00-\u9fffA-Za-z]{{2,8}}?)(?={_PRODUCT_ZH}|的|给|满|买一|[一二三四五六七八九\d](?:\.\d)?\s*折|半价|红包|券|\d|第二|立减)")
 _STORE_EN = re.compile(r"\b(?:at|for|from)\s+(?P<s>[A-Z][\w'’&.-]*(?:\s+[A-Z][\w'’&.-]*)*)"

@@ -34,3 +34,16 @@ def test_a_clause_without_a_value_of_its_own_does_not_cut_the_name(filler: Inten
                                                                   key: str, value: str) -> None:
     got = filler.fill(action, text)
     assert got.get(key) == value, got
+
+
+@pytest.mark.parametrize(("action", "text", "key", "value"), [
+    ("add_recipe", "添加食谱糖醋排骨，标签是下饭菜", "dish", "糖醋排骨"),
+    ("add_recipe", "收藏一个菜谱，蒜蓉西兰花", "dish", "蒜蓉西兰花"),
+    ("create_task", "添加任务 换净水器滤芯", "content", "换净水器滤芯"),
+    ("add_coupon", "存张券，必胜客满200减50", "store", "必胜客"),
+    ("create_countdown", "帮我set一个countdown，Tom的party在6月6号", "title", "Tom的party"),
+])
+def test_the_command_and_the_kind_it_makes_are_no_part_of_the_name(filler: IntentLayer, action: str, text: str,
+                                                                    key: str, value: str) -> None:
+    got = filler.fill(action, text)
+    assert got.get(key) == value, got
