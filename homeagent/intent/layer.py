@@ -177,6 +177,7 @@ _RECORD_KINDS_ZH = (r"任务|待办|事项|提醒|食谱|菜谱|日程|行程|�
 _COMMAND_HEAD_ZH = re.compile(
     rf"^(?:帮我|请|麻烦)?\s*(?:添加|新建|新增|创建|建|加|收藏|保存|存|记|set|add|create|make)\s*(?:一下|一个|一张|一条|一道|一篇|个|张|条|道|篇|a|an)?\s*"
     rf"(?:{_RECORD_KINDS_ZH})\s*(?:[：:，,]\s*|\s+|(?=[\u4e00-\u9fff]{{2}}))(?=\S{{2}})", re.I)
+_HONORIFIC_RE = re.compile(r"\b(Mr|Mrs|Ms|Dr|Prof|St|Mt)\.\s+(?=[A-Z])")
 _THOUSANDS_RE = re.compile(r"(?<![\d,.])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d)|(?<![\d,.])\d{1,3}(?:,\d{3})+\.\d+")
 _URL_RE = re.compile(r"https?://[^\s，。；！？“”‘’（）\u4e00-\u9fff]+[^\s，。；！？“”‘’（）\u4e00-\u9fff.,;:!?)]", re.I)
 _NUMBERED_RE = re.compile(r"第\s*(\d{1,4}|[一二两三四五六七八九十]{1,3})\s*(?:项|条|个|件|号)(?!次|天|周|月|年)|(\d{1,4})\s*号\s*(?=任务|待办|日程|活动|习惯|笔记|便签|留言|倒计时|目标|物品"
@@ -834,6 +835,9 @@ class IntentLayer:
         templates = self.templates.get(action, [])
         text = strip_fillers(fix_typos(text))  # "ok so remnd me…": the command words as meant
         text = _THOUSANDS_RE.sub(lambda m: m.group(0).replace(",", ""), text)  # "12,480 steps" is one number
+        # "Mrs. Patel" is one name, not a sentence's end: read without the period, kept as said.
+        titles = {m.group(1) for m in _HONORIFIC_RE.finditer(text)}
+        text = _HONORIFIC_RE.sub(r"\1 ", text)
         # "…，存一下", ", put him in contacts": a clause that only commands is no value (a template
         # that says it too still matches the whole utterance when the rest matches none).
         whole, text = text, strip_command_clauses(text)
@@ -956,6 +960,14 @@ class IntentLayer:
             args = people(text, action, props, kept_at(text, action, props, args))
             if action == "add_person":
                 contact(text, props, args)  # (after the clauses and people: who they are is read last)
+        if titles:
+            titled = re.compile(rf"\b({'|'.join(sorted(titles))}) (?=[A-Z])")
+            args = {k: titled.sub(r"\1. ", v) if isinstance(v, str) else v for k, v in args.items()}
+        if not action.startswith(CREATES):
+            for key in ("content", "title", "habit"):  # "the learn-to-swim goal": looked up by its words
+                value = args.get(key)
+                if isinstance(value, str) and value.count("-") >= 2 and re.fullmatch(r"[A-Za-z]+(?:-[A-Za-z]+)+", value):
+                    args[key] = value.replace("-", " ")
         if numbered is not None:
             # The number names the record: the words it is looked up by (the schema's first
             # key after the id) are left out, what it becomes is kept.

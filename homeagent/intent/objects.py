@@ -91,7 +91,7 @@ _EN_TRAIL = re.compile(
     r"|\s+to\s+(?:my|our|the)\s+(?:watch\s*list|want-to-watch\s+(?:shows|list)|list of shows (?:i|we) want to watch)"
     r"|(?:from|off)\s+(?:my|the|our)\s+(?:[\w-]+\s+)?(?:list|calendar|wishlist|wish list)\b.*))+$", re.I)
 _EN_DASH = re.compile(r"^(?P<head>[^-–—:]{2,48}?)\s+[-–—]\s+(?P<rest>\S.*)$")
-_EN_DASH_HEAD = re.compile(r"\b(?:jot|note|memo|idea|thought|habit|task|reminder|remember|sticky|everyone|down|set up|save"
+_EN_DASH_HEAD = re.compile(r"\b(?:jot|note|memo|idea|thought|habit|task|reminder|remember|sticky|everyone|down|set up|save|diary|journal|dream|brainstorm|capture"
                            r"|add|log|record|write)\b", re.I)
 _EN_POSSESSIVE_DAY = re.compile(r"^(?:(?:yesterday|today|tonight|tomorrow|(?:mon|tues|wednes|thurs|fri|satur|sun)day)(?:'s|’s)"
                                 r"|(?:this|last|next)\s+(?:week|month)(?:'s|’s))\s+(?=\S)", re.I)
@@ -528,12 +528,13 @@ def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
     has_when = any(isinstance(v, str) and "照抄用户的说法" in str(props.get(k, {}).get("description", ""))
                    for k, v in out.items())
     lookup = not action.startswith(CREATES)
-    dash = _EN_DASH.match(text.strip()) if text.isascii() else None
+    # (an English line may hold typographic dashes and quotes: "idea — turn the spare room…")
+    dash = _EN_DASH.match(text.strip()) if re.sub(r"[–—‘’“”]", "", text).isascii() else None
     for key in _NAME_KEYS:
         value = out.get(key)
         if not isinstance(value, str) or not value.strip():
             continue
-        if value.isascii() and re.search("[A-Za-z]", value):
+        if re.sub(r"[–—‘’“”]", "", value).isascii() and re.search("[A-Za-z]", value):
             if dash is not None and _EN_DASH_HEAD.search(dash.group("head")) and key in ("content", "habit", "title"):
                 # "Jot this down - kids' shoe sizes, …", "Set up a habit - call Mum, once a week"
                 rest = dash.group("rest").strip(" .")

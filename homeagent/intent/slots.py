@@ -72,7 +72,8 @@ _ID_RE = re.compile(r"(?:#|编号|第|(?:任务|笔记|日程|习惯|task|note|e
 _ENUM_WORDS: dict[str, tuple[str, ...]] = {
     "high": ("高优先级", "优先级高", "重要", "紧急", "high priority", "urgent", "important"),
     "low": ("低优先级", "优先级低", "不急", "low priority"),
-    "done": ("已完成", "完成了", "做完", "完成的", "达成", "done", "finished", "completed", "complete"),
+    "done": ("已完成", "完成了", "做完", "完成的", "达成", "done", "finished", "completed", "complete", "achieved",
+             "accomplished"),
     "all": ("全部", "所有", "all of", "every"),
     "income": ("收入", "到账", "进账", "工资", "收到", "income", "got paid", "salary", "earned", "earn", "earnings"),
     "expense": ("花了", "支出", "spent", "paid"),

@@ -213,7 +213,7 @@ def structured(text: str, props: Mapping[str, Any], args: dict[str, Any]) -> dic
 
 _LEND_EN = (re.compile(r"\b(?:lent|loaned|gave)\s+(?P<person>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+(?:my|our|the|a|an|his|her)\s+"
                        r"(?P<item>[\w' -]+?)(?=\s+(?:until|till|today|yesterday|tomorrow|last|on|by|for)\b|[,.!]|$)"),
-            re.compile(r"\b(?:[Bb]orrowed|[Gg]ot)\s+(?:a |an |the |)?(?P<item>[\w' -]+?)\s+from\s+(?P<person>[A-Z][\w'-]*)"),
+            re.compile(r"\b(?:[Bb]orrowed|[Gg]ot)\s+(?:a |an |the |)?(?P<item>[\w' -]+?)\s+from\s+(?P<person>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"),
             re.compile(r"\b(?:borrowed)\s+(?P<person>[A-Z][\w'-]*)'s\s+(?P<item>[\w' -]+?)(?=[,.!]|$|\s+(?:until|today|yesterday))"))
 _LEND_ZH = (re.compile(r"(?P<person>[\u4e00-\u9fff]{1,4}?)借(?:走)?了?我的(?P<item>[\u4e00-\u9fffA-Za-z0-9]{1,12})"),
             re.compile(r"借(?:了|走了|走)(?!我)(?P<person>[\u4e00-\u9fff]{1,4}?)的(?P<item>[\u4e00-\u9fffA-Za-z0-9]{1,12})"),

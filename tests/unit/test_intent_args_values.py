@@ -41,3 +41,17 @@ def test_what_only_looks_like_those_values_stays_as_it_was(filler: IntentLayer, 
                                                            value: object) -> None:
     got = filler.fill(action, text)
     assert got.get(key) == value and "id" not in got, got
+
+
+@pytest.mark.parametrize(("action", "text", "expected"), [
+    ("create_idea", "Idea before it slips away — a swap shelf for kids' books at school", {"content": "a swap shelf for kids' books at school"}),
+    ("write_diary", "Journal — quiet Sunday, we baked bread together", {"content": "quiet Sunday, we baked bread together"}),
+    ("record_item_lend", "Borrowed a hedge trimmer from Mrs. Okafor", {"item": "hedge trimmer", "person": "Mrs. Okafor"}),
+    ("record_item_lend", "borrowed a tent from Aunt Jo", {"person": "Aunt Jo", "direction": "borrowed"}),
+    ("update_goal_progress", "mark the run-a-marathon goal as achieved", {"title": "run a marathon", "status": "done"}),
+])
+def test_typographic_dashes_titles_and_hyphenated_names(filler: IntentLayer, action: str, text: str, expected: dict) -> None:
+    # (an English line with an em dash is still English; "Mrs." ends no sentence; a record
+    # named with hyphens is looked up by its words)
+    got = filler.fill(action, text)
+    assert has_args(got, expected), got
