@@ -203,7 +203,8 @@ _ADD_IT_RE = re.compile(r"^(?:ok(?:ay)?|alright|then|yes|好的?|那就?|那)?[\
 _REMIND_AT_RE = re.compile(r"^(?:每天|每日)?\s*(?P<t>(?:早上|上午|中午|下午|晚上)?\s*[\d一二两三四五六七八九十]{1,3}\s*[点點:：]\s*(?:半|[\d]{1,2}\s*分?)?)"
                            r"\s*提醒我(?:打卡)?[吧。！!]*$|^remind me (?:every day |daily )?at (?P<en>\d{1,2}(?::\d{2})?\s*(?:am|pm)?)[.!]*$",
                            re.I)
-_BARE_FILLER_RE = re.compile(r"[\s，,。.!！吧了啊呀哦嗯]|^算了|^那就|^还是")
+_BARE_FILLER_RE = re.compile(r"[\s，,。.!！吧了啊呀哦嗯先]|^算了|^那就|^还是|^等等|^等一下|同一(?:个)?时间|同样的时间|原来的时间"
+                             r"|\b(?:same time|instead|actually|wait|oh)\b", re.I)
 _PRIORITY_TAIL_RE = re.compile(r"[，,]?\s*(?:优先级(?:是|为)?(?P<level>[高低]|中等?|普通|一般)|(?P<level2>[高低]|中等?|普通)优先级"
                                r"|(?P<level3>high|low|medium|normal) priority)\s*$", re.I)
 # "提醒我…" / "remind me…" asks for a reminder: a task, unless it is an event's own reminder.
@@ -966,6 +967,8 @@ class IntentLayer:
         if not action.startswith(CREATES):
             for key in ("content", "title", "habit"):  # "the learn-to-swim goal": looked up by its words
                 value = args.get(key)
+                if isinstance(value, str) and re.search(r"\w\s+one$", value) and value.isascii():
+                    value = args[key] = value[:-4].strip()  # "the dentist one": the dentist record
                 if isinstance(value, str) and value.count("-") >= 2 and re.fullmatch(r"[A-Za-z]+(?:-[A-Za-z]+)+", value):
                     args[key] = value.replace("-", " ")
         if numbered is not None:

@@ -192,3 +192,20 @@ async def test_a_change_with_no_words_of_its_own_is_the_last_record_s(make_confi
         rows = await app.db.fetchall(f"SELECT {column} FROM {table} ORDER BY id")
     assert provider.requests == []
     assert [r[column] for r in rows] == [expected]
+
+
+@pytest.mark.parametrize(("first", "then", "expected"), [
+    ("后天晚上七点和老同学吃火锅，放日历上", "改到周六同一时间", "2026-03-07T19:00"),
+    ("book the choir rehearsal on Thursday at 7pm", "actually move it to Friday, same time", "2026-03-06T19:00"),
+])
+async def test_a_new_day_at_the_same_time_moves_the_event_just_made(make_config, first: str, then: str,
+                                                                     expected: str) -> None:
+    # (no record named, only a day and "the same time": the event the last turn made, not a task)
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        await turn(app, first)
+        await turn(app, then)
+        starts = [r["start"] for r in await app.db.fetchall("SELECT start FROM events ORDER BY id")]
+        tasks = await app.db.fetchall("SELECT id FROM tasks")
+    assert provider.requests == [] and tasks == []
+    assert len(starts) == 1 and starts[0].startswith(expected), starts

@@ -55,3 +55,14 @@ def test_typographic_dashes_titles_and_hyphenated_names(filler: IntentLayer, act
     # named with hyphens is looked up by its words)
     got = filler.fill(action, text)
     assert has_args(got, expected), got
+
+
+@pytest.mark.parametrize(("action", "text", "key", "value"), [
+    ("delete_event", "cancel the piano one", "title", "piano"),
+    ("complete_task", "the recycling one is done", "content", "recycling"),
+    ("update_habit", "pause the stretching one", "habit", "stretching"),
+])
+def test_the_one_after_a_records_words_is_no_part_of_them(filler: IntentLayer, action: str, text: str, key: str,
+                                                          value: str) -> None:
+    got = filler.fill(action, text)
+    assert got.get(key) == value, got
