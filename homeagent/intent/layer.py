@@ -51,7 +51,7 @@ from homeagent.intent.listing import (
     ordinal,
     row_of,
 )
-from homeagent.intent.objects import CREATES
+from homeagent.intent.objects import CREATES, category_said
 from homeagent.intent.records import contact
 from homeagent.intent.shift import Shift, apply_shift, bare, find_shift, name_of
 from homeagent.intent.slots import (
@@ -178,6 +178,7 @@ _COMMAND_HEAD_ZH = re.compile(
     rf"^(?:帮我|请|麻烦)?\s*(?:添加|新建|新增|创建|建|加|收藏|保存|存|记|set|add|create|make)\s*(?:一下|一个|一张|一条|一道|一篇|个|张|条|道|篇|a|an)?\s*"
     rf"(?:{_RECORD_KINDS_ZH})\s*(?:[：:，,]\s*|\s+|(?=[\u4e00-\u9fff]{{2}}))(?=\S{{2}})", re.I)
 _HONORIFIC_RE = re.compile(r"\b(Mr|Mrs|Ms|Dr|Prof|St|Mt)\.\s+(?=[A-Z])")
+_COMMAND_LEAD_ZH = re.compile(r"^(?:帮我|请|麻烦)?\s*(?:新建|新增|添加|创建|建)\s*(?:一个|一条|一项|个|条)\s*(?=\S{2})")
 _THOUSANDS_RE = re.compile(r"(?<![\d,.])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d)|(?<![\d,.])\d{1,3}(?:,\d{3})+\.\d+")
 _URL_RE = re.compile(r"https?://[^\s，。；！？“”‘’（）\u4e00-\u9fff]+[^\s，。；！？“”‘’（）\u4e00-\u9fff.,;:!?)]", re.I)
 _NUMBERED_RE = re.compile(r"第\s*(\d{1,4}|[一二两三四五六七八九十]{1,3})\s*(?:项|条|个|件|号)(?!次|天|周|月|年)|(\d{1,4})\s*号\s*(?=任务|待办|日程|活动|习惯|笔记|便签|留言|倒计时|目标|物品"
@@ -881,6 +882,11 @@ class IntentLayer:
             args.update({k: v for k, v in said_enum.items() if k in _ENUM_AFTER_MATCH})
         else:
             headless = _COMMAND_HEAD_ZH.sub("", text) if action.startswith(CREATES) else text
+            if headless == text and action.startswith(CREATES) and re.search(_RECORD_KINDS_ZH, text):
+                headless = _COMMAND_LEAD_ZH.sub("", text)  # "新建一个每周日打扫卫生的任务": the kind said after
+            sorted_into = category_said(headless) if "category" in props and action.startswith(CREATES) else None
+            if sorted_into is not None and len(headless.replace(sorted_into[1], "").strip(" ，,")) >= 2:
+                headless = headless.replace(sorted_into[1], " ").strip(" ，,")  # "，分类放家务": no name of it
             # "添加食谱可乐鸡翅", "收藏一个食谱，酸辣土豆丝", "存张券，优衣库8折券": the command and the
             # kind of record it makes, glued to the name or a clause before it, are no part of it.
             # (the rest of the reading still sees the whole: "存个菜谱：…" heads a recipe's parts)

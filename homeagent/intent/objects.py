@@ -54,9 +54,11 @@ _INCOME_RE = re.compile(
     r"|dividends?|interest)\b", re.I)
 _EXPENSE_RE = re.compile(r"花了|花掉|支出|付了|交了|买|打车|消费|充值|缴|扣了|\b(?:spent|spend|spending|paid|bought|buy|cost|costs)\b",
                          re.I)
-_CATEGORY_RE = re.compile(rf"[，,\s]*(?:记到|记在|归到|归为|算到|算作|放到|分到)\s*(?P<zh>[{_HAN}A-Za-z]{{1,6}}?)\s*(?:类别?|分类)(?:里|下|中)?"
-                          rf"|(?:类别|分类)\s*(?:是|为|[:：])\s*(?P<zh2>[{_HAN}A-Za-z]{{1,6}})"
-                          r"|\b(?:category|under)\s*[:：]?\s*(?P<en>[a-z]+)(?:\s+category)?\b", re.I)
+_CATEGORY_RE = re.compile(rf"[，,\s]*(?:记到|记在|归到|归为|归入|算到|算作|放到|放进|分到|放)\s*(?P<zh>[{_HAN}A-Za-z]{{1,6}}?)\s*(?:那一?类|类别?|分类)(?:里|下|中)?"
+                          rf"|[，,\s]*(?:类别|分类)\s*(?:是|为|放|选|[:：])\s*(?P<zh2>[{_HAN}A-Za-z]{{1,6}})"
+                          rf"|[，,\s]*(?:归到|归入|归为|分到)\s*(?P<zh3>[{_HAN}A-Za-z]{{2,6}})(?=$|[，,。；;！!])"
+                          r"|[,\s]*\b(?:category|under)\s*[:：]?\s*(?P<en>[a-z][a-z&-]*(?:\s+[a-z&-]+){0,2}?)(?:\s+category)?(?=\s*(?:[,.;!]|$))"
+                          r"|[,\s]*\bin\s+the\s+(?P<en2>[a-z][a-z&-]*(?:\s+[a-z&-]+){0,2}?)\s+category\b", re.I)
 
 _CLOCK_ZH = r"(?:凌晨|早上|早晨|上午|中午|下午|傍晚|晚上)?\s*[\d一二两三四五六七八九十]{1,3}\s*[点點:：]\s*(?:半|一刻|三刻|[\d一二三四五六七八九十]{1,3}\s*分?)?"
 _RANGE_ZH = re.compile(rf"^\s*(?:到|至|~|～|-|—)\s*(?P<end>{_CLOCK_ZH})\s*")
@@ -273,11 +275,12 @@ def zh_edges(value: str, key: str, action: str, props: Mapping[str, Any]) -> str
     return out.strip(" ，,。") or value
 
 
-def _category(text: str) -> tuple[str, str] | None:
+def category_said(text: str) -> tuple[str, str] | None:
+    """The category the words give ("放到家务分类里", "under car stuff") and the words that gave it."""
     m = _CATEGORY_RE.search(text)
     if m is None:
         return None
-    word = (m.group("zh") or m.group("zh2") or m.group("en") or "").strip()
+    word = (m.group("zh") or m.group("zh2") or m.group("zh3") or m.group("en") or m.group("en2") or "").strip()
     return (word, m.group(0)) if word else None
 
 
@@ -294,12 +297,29 @@ def _money(text: str, action: str, props: Mapping[str, Any], out: dict[str, Any]
     elif out.get("type") == "expense" and _INCOME_RE.search(text) and not _EXPENSE_RE.search(text):
         out["type"] = "income"
     if write and "category" in props and not out.get("category"):
-        found = _category(text)
+        found = category_said(text)
         if found is not None:
             out["category"] = found[0]
             for key in ("note", "content"):
                 if isinstance(out.get(key), str) and found[1].strip(" ，,") in out[key]:
                     out[key] = out[key].replace(found[1].strip(" ，,"), "").strip(" ，,") or out[key]
+
+
+def _category_said(text: str, action: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """A category the words give a new record ("放到家务分类里", "归到医疗用品", "under car
+    stuff", "category outdoor gear"), out of the name and the note it was read into. "under"
+    is a place where the record has one ("under the bathroom sink")."""
+    prop = props.get("category")
+    if not prop or "enum" in prop or out.get("category") or not action.startswith(CREATES):
+        return
+    found = category_said(text)
+    if found is None or (re.match(r"[,\s]*under\b", found[1], re.I) and "location" in props):
+        return
+    out["category"] = found[0]
+    said = found[1].strip(" ，,")
+    for key, value in list(out.items()):
+        if key != "category" and isinstance(value, str) and said and said in value:
+            out[key] = value.replace(said, "").strip(" ，,") or value
 
 
 def _day_and_clock(text: str, out: dict[str, Any]) -> None:
@@ -582,6 +602,7 @@ def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
         out["food"] = _MEAL_ZH.sub("", out["food"]) or out["food"]
         out["food"] = _MEAL_EN.sub("", out["food"]) or out["food"]
     _money(text, action, props, out)
+    _category_said(text, action, props, out)
     if "start" in props:
         _event(text, props, out)
     if "add" in props and "progress" in props:

@@ -66,3 +66,20 @@ def test_the_one_after_a_records_words_is_no_part_of_them(filler: IntentLayer, a
                                                           value: str) -> None:
     got = filler.fill(action, text)
     assert got.get(key) == value, got
+
+
+@pytest.mark.parametrize(("action", "text", "expected"), [
+    ("create_task", "帮我建个任务，周五前把车险单据整理好，放到财务分类里", {"content": "把车险单据整理好", "category": "财务"}),
+    ("add_shopping_item", "要买洗洁精，放清洁用品那一类", {"item": "洗洁精", "category": "清洁用品"}),
+    ("create_inventory_item", "两卷胶带在工具箱，归到文具", {"location": "工具箱", "category": "文具"}),
+    ("create_task", "add a task to renew the fishing licence under hobbies", {"content": "renew the fishing licence", "category": "hobbies"}),
+    ("create_inventory_item", "the sleeping bags are in the attic, category camping gear", {"category": "camping gear"}),
+])
+def test_a_category_the_words_give_is_its_own_slot(filler: IntentLayer, action: str, text: str, expected: dict) -> None:
+    got = filler.fill(action, text)
+    assert has_args(got, expected), got
+
+
+def test_under_a_place_is_where_a_thing_is_kept_not_its_category(filler: IntentLayer) -> None:
+    got = filler.fill("create_inventory_item", "the spare bulbs are kept under the stairs")
+    assert "category" not in got, got
