@@ -51,7 +51,7 @@ from homeagent.intent.listing import (
     ordinal,
     row_of,
 )
-from homeagent.intent.objects import CREATES, category_said
+from homeagent.intent.objects import CREATES, category_said, note_words
 from homeagent.intent.records import contact
 from homeagent.intent.shift import Shift, apply_shift, bare, find_shift, name_of
 from homeagent.intent.slots import (
@@ -177,6 +177,8 @@ _RECORD_KINDS_ZH = (r"任务|待办|事项|提醒|食谱|菜谱|日程|行程|�
 _COMMAND_HEAD_ZH = re.compile(
     rf"^(?:帮我|请|麻烦)?\s*(?:添加|新建|新增|创建|建|加|收藏|保存|存|记|set|add|create|make)\s*(?:一下|一个|一张|一条|一道|一篇|个|张|条|道|篇|a|an)?\s*"
     rf"(?:{_RECORD_KINDS_ZH})\s*(?:[：:，,]\s*|\s+|(?=[\u4e00-\u9fff]{{2}}))(?=\S{{2}})", re.I)
+_TITLE_MARKS_RE = re.compile(r"《[^《》]{1,40}》")
+_HELD_COMMA, _HELD_COMMA_EN = "\ue000", "\ue001"  # (private-use characters: no one types them)
 _HONORIFIC_RE = re.compile(r"\b(Mr|Mrs|Ms|Dr|Prof|St|Mt)\.\s+(?=[A-Z])")
 _COMMAND_LEAD_ZH = re.compile(r"^(?:帮我|请|麻烦)?\s*(?:新建|新增|添加|创建|建)\s*(?:一个|一条|一项|个|条)\s*(?=\S{2})")
 _THOUSANDS_RE = re.compile(r"(?<![\d,.])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d)|(?<![\d,.])\d{1,3}(?:,\d{3})+\.\d+")
@@ -837,6 +839,8 @@ class IntentLayer:
         templates = self.templates.get(action, [])
         text = strip_fillers(fix_typos(text))  # "ok so remnd me…": the command words as meant
         text = _THOUSANDS_RE.sub(lambda m: m.group(0).replace(",", ""), text)  # "12,480 steps" is one number
+        # A title's own comma ("《你好，李焕英》") parts no clauses: held aside while reading.
+        text = _TITLE_MARKS_RE.sub(lambda m: m.group(0).replace("，", _HELD_COMMA).replace(",", _HELD_COMMA_EN), text)
         # "Mrs. Patel" is one name, not a sentence's end: read without the period, kept as said.
         titles = {m.group(1) for m in _HONORIFIC_RE.finditer(text)}
         text = _HONORIFIC_RE.sub(r"\1 ", text)
@@ -967,6 +971,11 @@ class IntentLayer:
             args = people(text, action, props, kept_at(text, action, props, args))
             if action == "add_person":
                 contact(text, props, args)  # (after the clauses and people: who they are is read last)
+        for key in ("note", "notes"):
+            if isinstance(args.get(key), str) and key in props:
+                args[key] = note_words(args[key])
+        args = {k: v.replace(_HELD_COMMA, "，").replace(_HELD_COMMA_EN, ",") if isinstance(v, str) else v
+                for k, v in args.items()}
         if titles:
             titled = re.compile(rf"\b({'|'.join(sorted(titles))}) (?=[A-Z])")
             args = {k: titled.sub(r"\1. ", v) if isinstance(v, str) else v for k, v in args.items()}

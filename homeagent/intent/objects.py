@@ -322,6 +322,44 @@ def _category_said(text: str, action: str, props: Mapping[str, Any], out: dict[s
             out[key] = value.replace(said, "").strip(" ，,") or value
 
 
+_RATING_RE = re.compile(r"(?P<n>\d{1,2}(?:\.\d)?)\s*(?:/\s*(?:10|5)\b|out of\s*(?:10|5|ten|five)\b|stars?\b|颗星)"
+                        r"|\b(?:give|giving|gave|rate|rated|rating)\s+(?:it|this|that|them)?\s*(?:an?\s+)?(?P<n2>\d{1,2}(?:\.\d)?)\b(?!\s*(?:am|pm|:))"
+                        r"|(?:打|给|评)\s*(?:了)?\s*(?P<n3>\d{1,2}(?:\.\d)?|[一二三四五六七八九十])\s*分(?!钟)", re.I)
+_NOTE_LEAD = re.compile(r"^(?:因为|由于|because(?:\s+of)?|since|with)\s+(?=\S)|^(?:因为|由于)(?=\S)", re.I)
+_NOTE_COMMAND_TAIL = re.compile(r"[，,]\s*(?:log|record|save|note|add|write)\s+(?:it|that|this|my\s+\w+)(?:\s+down)?[.!]?$", re.I)
+
+
+def note_words(value: str) -> str:
+    """A note without the "because" it was said with ("因为下午要答辩", "with some cramps") or
+    a command after it (", log my mood")."""
+    out = _NOTE_LEAD.sub("", value.strip()) or value
+    return _NOTE_COMMAND_TAIL.sub("", out).strip(" ，,") or out
+
+
+def _rating(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """A score said in the words ("I'd give it a 9", "8 out of 10", "7/10", "打8分"): the
+    rating, out of the note it was read into."""
+    if "rating" not in props or out.get("rating") not in (None, ""):
+        return
+    m = _RATING_RE.search(text)
+    if m is None:
+        return
+    said = m.group("n") or m.group("n2") or m.group("n3")
+    number = parse_number(said)
+    top = props["rating"].get("maximum", 10)
+    if number is None or not 0 < number <= top:
+        return
+    out["rating"] = int(number) if float(number).is_integer() else number
+    for key in ("note", "notes"):
+        value = out.get(key)
+        if isinstance(value, str) and m.group(0) in value:
+            rest = re.sub(r"^(?:i'd|i would|we'd|i)\s*$", "", value.replace(m.group(0), "").strip(" ，,.。"), flags=re.I)
+            if rest.strip(" ，,.。"):
+                out[key] = rest.strip(" ，,.。")
+            else:
+                del out[key]
+
+
 def _day_and_clock(text: str, out: dict[str, Any]) -> None:
     """"把明天的聚餐改到晚上7点", "move tomorrow's dinner to 7pm": a day said apart from the clock
     time is the start's day, the two one start (no event runs from a bare day to a bare hour)."""
@@ -603,6 +641,7 @@ def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
         out["food"] = _MEAL_EN.sub("", out["food"]) or out["food"]
     _money(text, action, props, out)
     _category_said(text, action, props, out)
+    _rating(text, props, out)
     if "start" in props:
         _event(text, props, out)
     if "add" in props and "progress" in props:

@@ -83,3 +83,14 @@ def test_a_category_the_words_give_is_its_own_slot(filler: IntentLayer, action: 
 def test_under_a_place_is_where_a_thing_is_kept_not_its_category(filler: IntentLayer) -> None:
     got = filler.fill("create_inventory_item", "the spare bulbs are kept under the stairs")
     assert "category" not in got, got
+
+
+@pytest.mark.parametrize(("action", "text", "expected"), [
+    ("record_movie", "We saw Paddington 2 last night, I'd give it an 8", {"title": "Paddington 2", "rating": 8}),
+    ("record_movie", "看完《你好，李焕英》，给了9分", {"title": "你好，李焕英", "rating": 9}),
+    ("record_mood", "记一下心情，有点烦，因为周末要加班", {"note": "周末要加班"}),
+    ("record_mood", "feeling nervous about the driving test, log my mood", {"mood": "nervous", "note": "the driving test"}),
+])
+def test_a_rating_and_a_reason_said_in_passing(filler: IntentLayer, action: str, text: str, expected: dict) -> None:
+    got = filler.fill(action, text)
+    assert has_args(got, expected) and "give" not in str(got.get("note", "")), got
