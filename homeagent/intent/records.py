@@ -370,6 +370,9 @@ _WEATHER_EN = re.compile(r"(?:it was\s+|it's\s+)?(?:a\s+)?(?P<w>rainy|sunny|clou
 _MOODS_ZH = (r"低落|开心|高兴|难过|伤心|焦虑|烦躁|郁闷|满足|疲惫|平静|兴奋|沮丧|失落|幸福|充实|崩溃|紧张|无聊|感动|生气|委屈|放松|愉快|轻松"
              r"|累|烦|丧|爽")
 _MOOD_CLAUSE_ZH = re.compile(rf"(?:心情|感觉|觉得|人)?(?:有点儿?|有些|很|挺|特别|非常|比较|超级?|好|太|蛮|真)?(?P<m>(?:{_MOODS_ZH})(?:又(?:{_MOODS_ZH}))?)(?:了|的|啊)?")
+# "心情特别好", "mood is great": the mood named as such.
+_MOOD_NAMED_ZH = re.compile(r"心情(?:是|还|也)?(?P<m>(?:很|特别|非常|挺|超级?|真|不太|有点儿?)?(?:好|不错|不好|差|一般|糟糕?|美丽))(?:的|啊|呀)?")
+_MOOD_NAMED_EN = re.compile(r"(?:my\s+)?mood(?:'s|\s+is|\s+was|:)\s*(?P<m>[a-z]+(?:\s+[a-z]+)?)", re.I)
 _MOODS_EN = (r"happy|sad|tired|exhausted|proud|anxious|stressed|calm|content|cosy|cozy|grateful|lonely|angry|upset|relaxed|excited|bored"
              r"|drained|hopeful|frustrated|overwhelmed|peaceful|joyful|down|low|great|good|fine|awful|miserable|nervous|thankful|satisfied")
 _MOOD_CLAUSE_EN = re.compile(rf"(?:i\s+)?(?:felt|feel|feeling|i'm|i am|was|am)\s+(?:so\s+|really\s+|very\s+|pretty\s+|a bit\s+|kind of\s+)?"
@@ -391,7 +394,8 @@ def diary(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
         return
     for clause in clauses:
         weather = (_WEATHER_ZH if zh else _WEATHER_EN).fullmatch(clause.rstrip("!.！"))
-        mood_said = (_MOOD_CLAUSE_ZH if zh else _MOOD_CLAUSE_EN).fullmatch(clause.rstrip("!.！"))
+        mood_said = ((_MOOD_CLAUSE_ZH if zh else _MOOD_CLAUSE_EN).fullmatch(clause.rstrip("!.！"))
+                     or (_MOOD_NAMED_ZH if zh else _MOOD_NAMED_EN).fullmatch(clause.rstrip("!.！")))
         if weather and "weather" in props and not out.get("weather"):
             out["weather"] = weather.group("w")
         elif mood_said and "mood" in props and (not out.get("mood") or str(out["mood"]) in clause):

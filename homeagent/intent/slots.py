@@ -344,6 +344,8 @@ def generic(text: str, name: str, props: Mapping[str, Any], required: Sequence[s
                 value = _clean(re.split(r"[，,。；;]", value)[0])
         else:
             value = _object_phrase(rest, templates, first=main in _NAME_KEYS)
+            if main == "content" and name in _PROSE_ACTIONS:
+                value = _object_phrase(rest, templates, whole=True)  # a diary is the user's prose: all of it
             if main == "item" and name.startswith(("add_", "mark_")):
                 # "bananas, spinach, greek yogurt and bread": a list, each piece an item
                 listed = re.sub(r"\s+(?:to|on|onto|in|into)\s+(?:the|my|our)\s+(?:[\w-]+\s+)?list$|^(?:买点?|要买)(?=\S)", "",
@@ -445,8 +447,11 @@ def _object_phrase(rest: str, templates: Sequence[Template], first: bool = False
     if not pieces:
         return ""
     if whole:
-        return ", ".join(pieces)
+        return ("，" if re.search(r"[\u4e00-\u9fff]", rest) else ", ").join(pieces)
     return pieces[0] if first else max(pieces, key=len)
+
+
+_PROSE_ACTIONS = ("write_diary", "record_dream")
 
 
 def _is_list(value: str) -> bool:
@@ -484,7 +489,7 @@ _COMMAND_ZH_RE = re.compile(
     r"加进去|加进|加到|加入|加上|加|放进|放到|放在|放|写进|写到|写上|写下|写|保存|收藏|标记|倒数|倒计时|打个点|打卡|"
     r"勾掉|勾了|划掉|删掉|删了|删|筛出来|列出来|列一下|"
     r"购物清单|购物单|物品清单|心愿单|愿望清单|愿望单|清单|书单|片单|日历|日程|行程|通讯录|联系人|备忘录?|便签|笔记|库存|在看|"
-    r"健康数据|健康记录|健康档案|账本|"
+    r"健康数据|健康记录|健康档案|账本|想法|点子|灵感|主意|"
     r"此刻|心情|睡眠|一笔|这个|这条|它|下来|起来|一下|下|里面?|上面?|中|到|进|在|吧|哈|啊|呀|啦|了|着|我|的|哦|嗯|"
     r"[\s，,。.!！、~～]",
 )
@@ -492,7 +497,7 @@ _COMMAND_EN_WORDS = frozenset(re.findall(r"\S+",
     "put add save log write note jot record track store keep remember hang mark tick cross count it that this them him her "
     "one down in into on onto to my the our a please for me list lists calendar contacts contact watchlist wishlist "
     "inventory address birthday notes reading shopping grocery can you could would just and also off too thanks "
-    "there here now stick pop pin file diary planner watch"))
+    "there here now stick pop pin file diary planner watch i i'd want like entry new journal"))
 
 
 def command_clause(clause: str) -> bool:
@@ -512,7 +517,7 @@ def strip_command_clauses(text: str) -> str:
     """`text` without a leading or trailing clause that is only a command to keep it
     ("公司地址是…，存一下" → "公司地址是…", "记录一下，早上8点去了菜市场" → "早上8点去了菜市场");
     a command that is all there is stays."""
-    parts = re.split(r"(\s*[，,；;。!！]\s*|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff]))", text.strip())
+    parts = re.split(r"(\s*[，,；;。!！]\s*|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])|(?<=[a-z])\.\s+(?=[A-Z]))", text.strip())
     # parts: clause, separator, clause, ...
     clauses = parts[::2]
     if len(clauses) < 2:

@@ -94,3 +94,16 @@ def test_under_a_place_is_where_a_thing_is_kept_not_its_category(filler: IntentL
 def test_a_rating_and_a_reason_said_in_passing(filler: IntentLayer, action: str, text: str, expected: dict) -> None:
     got = filler.fill(action, text)
     assert has_args(got, expected) and "give" not in str(got.get("note", "")), got
+
+
+@pytest.mark.parametrize(("action", "text", "expected"), [
+    ("write_diary", "I want to write a diary entry. The boiler broke, but the neighbours lent us a heater.",
+     {"content": "The boiler broke, but the neighbours lent us a heater"}),
+    ("write_diary", "写日记：今天去了趟植物园，心情特别好", {"mood": "特别好"}),
+    ("write_diary", "journal: painted the fence, mood is calm", {"mood": "calm"}),
+    ("create_idea", "突然想到，阳台可以种点薄荷，先记下这个想法", {"content": "阳台可以种点薄荷"}),
+])
+def test_a_diary_keeps_all_its_prose_and_a_mood_named_as_such(filler: IntentLayer, action: str, text: str,
+                                                               expected: dict) -> None:
+    got = filler.fill(action, text)
+    assert has_args(got, expected), got
