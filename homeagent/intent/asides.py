@@ -19,7 +19,7 @@ _HAN = r"\u4e00-\u9fff"
 
 # "，标签家里", "标签 孩子爱吃", ", tag it admin", "tagged gifts", "tag: school": at the end.
 TAGS_RE = re.compile(
-    r"(?:^|[，,；;。]\s*|\s+)(?:(?:打|加|贴)?(?:个|上)?标签(?:是|为|设为|写|打上|加上|贴上)?|tag(?:ged)?\s+(?:it|this|that|them)(?:\s+(?:as|with))?"
+    r"(?:^|[，,；;。]\s*|\s+)(?:(?:打|加|贴)?(?:个|上)?标签(?:是|为|设为|写|打上|加上|贴上|打个|加个|打|加)?|tag(?:ged)?\s+(?:it|this|that|them)(?:\s+(?:as|with))?"
     r"|tagged(?:\s+(?:as|with))?|tags?\s*[:：]|(?<=[,，])\s*tag)\s*[:：]?\s*(?P<t>[^，,。.；;!?！？]{1,40}?)\s*[。.!！]?$", re.I)
 _TAG_SPLIT_RE = re.compile(r"\s*(?:、|/|和|及|，|,|\band\b|&)\s*", re.I)
 

@@ -980,10 +980,16 @@ class IntentLayer:
             titled = re.compile(rf"\b({'|'.join(sorted(titles))}) (?=[A-Z])")
             args = {k: titled.sub(r"\1. ", v) if isinstance(v, str) else v for k, v in args.items()}
         if not action.startswith(CREATES):
-            for key in ("content", "title", "habit"):  # "the learn-to-swim goal": looked up by its words
+            for key in ("content", "title", "habit", "item"):  # "the learn-to-swim goal": looked up by its words
                 value = args.get(key)
                 if isinstance(value, str) and re.search(r"\w\s+one$", value) and value.isascii():
                     value = args[key] = value[:-4].strip()  # "the dentist one": the dentist record
+                if isinstance(value, str) and value.isascii() and re.search(r"\b(?:push|move|bring|put|set)\b", text, re.I):
+                    value = args[key] = re.sub(r"(?<=\w)\s+(?:back|forward|ahead|up)$", "", value)  # "push X back"
+                if isinstance(value, str) and has_han(value):
+                    # "记着租房合同的那条笔记", "电池标记为已买": how the record was kept or is to be marked
+                    value = args[key] = re.sub(r"^(?:记着|写着|记了|存着)(?=\S{2})|(?<=\S{2})(?:标记为|标记成|标成|标为|改成)$", "",
+                                               value)
                 if isinstance(value, str) and value.count("-") >= 2 and re.fullmatch(r"[A-Za-z]+(?:-[A-Za-z]+)+", value):
                     args[key] = value.replace("-", " ")
         if numbered is not None:

@@ -107,3 +107,14 @@ def test_a_diary_keeps_all_its_prose_and_a_mood_named_as_such(filler: IntentLaye
                                                                expected: dict) -> None:
     got = filler.fill(action, text)
     assert has_args(got, expected), got
+
+
+@pytest.mark.parametrize(("action", "text", "key", "value"), [
+    ("create_task", "交宽带费，标签打个账单", "tags", ["账单"]),
+    ("update_event", "push the school run back to 8:30", "title", "school run"),
+    ("delete_note", "把记着旧门禁码的那条笔记删掉", "title", "旧门禁码"),
+    ("mark_shopping_bought", "把洗衣粉标记为已买", "item", "洗衣粉"),
+])
+def test_the_words_around_a_looked_up_record(filler: IntentLayer, action: str, text: str, key: str, value: object) -> None:
+    got = filler.fill(action, text)
+    assert got.get(key) == value, got
