@@ -177,6 +177,15 @@ _RECORD_KINDS_ZH = (r"任务|待办|事项|提醒|食谱|菜谱|日程|行程|�
 _COMMAND_HEAD_ZH = re.compile(
     rf"^(?:帮我|请|麻烦)?\s*(?:添加|新建|新增|创建|建|加|收藏|保存|存|记|set|add|create|make)\s*(?:一下|一个|一张|一条|一道|一篇|个|张|条|道|篇|a|an)?\s*"
     rf"(?:{_RECORD_KINDS_ZH})\s*(?:[：:，,]\s*|\s+|(?=[\u4e00-\u9fff]{{2}}))(?=\S{{2}})", re.I)
+_ADDRESSED_RE = re.compile(r"你|您|\b(?:you|your|yours|yourself|u|ur|ya|bot|assistant|ai)\b|机器人|助手|人工智能|称呼|是谁|是什么",
+                           re.I)
+_DUE_EN_RE = re.compile(r"\bdue\s+(?:by\s+|on\s+)?(?:today|tomorrow|tonight|next|this|mon|tues|wednes|thurs|fri|satur|sun|the\s+\d|\d"
+                        r"|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)", re.I)
+_CONTACT_RE = re.compile(r"(?<!\d)1[3-9]\d[\s-]?\d{4}[\s-]?\d{4}(?!\d)|\b[\w.+-]+@[\w-]+\.[\w.]+\b|电话|手机号?|邮箱|\bphone\b|\bemail\b",
+                         re.I)
+# (a route needs more than two decimals a side, or the word: "12.50, 3.50" may be two prices)
+_SURE_COORDINATES_RE = re.compile(r"\.\d{3,}\s*[,，]\s*-?\d{1,3}\.\d{3,}|坐标|coordinates", re.I)
+_COORDINATES_RE = re.compile(r"(?<![\d.])-?\d{1,2}\.\d{2,}\s*[,，]\s*-?\d{1,3}\.\d{1,}(?![\d.])")
 _TITLE_MARKS_RE = re.compile(r"《[^《》]{1,40}》")
 _HELD_COMMA, _HELD_COMMA_EN = "\ue000", "\ue001"  # (private-use characters: no one types them)
 _HONORIFIC_RE = re.compile(r"\b(Mr|Mrs|Ms|Dr|Prof|St|Mt)\.\s+(?=[A-Z])")
@@ -557,7 +566,8 @@ class IntentLayer:
                     args[missing] = self._answer_value(action, missing, stripped)
                 return self._calls(action, args, prediction, lang, reason="slot answered")
         if prediction.label in (WHO_LABEL, HELP_LABEL) and prediction.confidence >= min(self.threshold, 0.5) \
-                and len(stripped) < 60:
+                and len(stripped) < 60 and (prediction.label == HELP_LABEL or _ADDRESSED_RE.search(text)):
+            # (who it is is asked of it: "what's a good name for a goldfish" asks for a name, not its own)
             # Said in other words than the rules know ("你会干嘛", "what are you good for"):
             # the classifier knows these two as classes of their own. Answering costs no write.
             who = prediction.label == WHO_LABEL
@@ -607,6 +617,19 @@ class IntentLayer:
                 and not re.search(r"提前.{0,8}提醒|before", stripped, re.I) and not _NOT_A_REMINDER_RE.search(stripped)
                 and (label == NONE_LABEL or label.startswith(("record_", "add_")) or confidence < self.threshold)):
             label, confidence = "create_task", max(confidence, self.threshold)
+            prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
+        if not question and label == "create_note" and "create_task" in self._actions and _DUE_EN_RE.search(stripped):
+            # "quarterly report due Friday, note that down": a deadline makes it a task.
+            label, confidence = "create_task", max(confidence, self.threshold)
+            prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
+        if not question and label == "add_birthday" and "add_person" in self._actions and _CONTACT_RE.search(stripped):
+            # "新认识的同事赵磊，电话…，生日7月9号": a phone or an email is a contact, birthday and all.
+            label, confidence = "add_person", max(confidence, self.threshold)
+            prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
+        if (not question and (label != "record_trajectory" or confidence < self.threshold) and "record_trajectory" in self._actions
+                and _COORDINATES_RE.search(stripped) is not None and _SURE_COORDINATES_RE.search(stripped)):
+            # "我现在在北京南站，坐标39.865, 116.379": a latitude and a longitude are a place been.
+            label, confidence = "record_trajectory", max(confidence, self.threshold)
             prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
         if (not question and "delete_task" in self._actions and _REMOVED_CLAUSE_RE.search(stripped)
                 and _NO_MORE_REMINDER_RE.search(stripped)):
@@ -852,6 +875,12 @@ class IntentLayer:
         if numbered is not None:
             text = re.sub(r"\s{2,}", " ", text[:numbered.start()] + " " + text[numbered.end():]).strip()
         text, tags = take_tags(text, props)  # "，标签家里", ", tag it admin": the tags, out of the name
+        # A latitude and a longitude are a place's coordinates, not its name or a reading.
+        spot = _COORDINATES_RE.search(text) if "latitude" in props and "longitude" in props else None
+        if spot is not None:
+            text = re.sub(r"(?:[，,]?\s*(?:坐标|coordinates?)\s*(?:是|are|:|：)?\s*)?$", "",
+                          text[:spot.start()].rstrip(" ，,")) + ("，" + text[spot.end():].strip(" ，,") if text[spot.end():].strip(" ，,") else "")
+            text = text.strip(" ，,")
         # A link is its own slot, whole: no name, price or item list is read out of it.
         link = _URL_RE.search(text) if "url" in props else None
         if link is not None:
@@ -963,6 +992,9 @@ class IntentLayer:
             args["tags"] = tags
         if link is not None:
             args["url"] = link.group(0)
+        if spot is not None:
+            lat, lon = (float(x) for x in re.split(r"\s*[,，]\s*", spot.group(0)))
+            args["latitude"], args["longitude"] = lat, lon
         for key, value in list(args.items()):  # "Log my mood – stressed": the dash led into the value
             if isinstance(value, str) and re.match(r"[–—-]\s+\S", value):
                 args[key] = value[1:].strip()

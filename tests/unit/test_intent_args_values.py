@@ -118,3 +118,8 @@ def test_a_diary_keeps_all_its_prose_and_a_mood_named_as_such(filler: IntentLaye
 def test_the_words_around_a_looked_up_record(filler: IntentLayer, action: str, text: str, key: str, value: object) -> None:
     got = filler.fill(action, text)
     assert got.get(key) == value, got
+
+
+def test_coordinates_are_their_own_slots(filler: IntentLayer) -> None:
+    got = filler.fill("record_trajectory", "log where I am: 51.5007, -0.1246, Westminster")
+    assert (got.get("latitude"), got.get("longitude")) == (51.5007, -0.1246) and "51" not in str(got.get("place")), got

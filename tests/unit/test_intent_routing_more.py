@@ -171,3 +171,19 @@ def test_the_thresholds_are_read_off_the_plateau_and_hold_still() -> None:
 def test_what_the_household_quotes_is_a_name_not_part_of_a_question(layer: IntentLayer, text: str, action: str) -> None:
     found = route(layer, text)
     assert found.path == "intent" and [c.name for c in found.calls] == [action], found.trace()
+
+
+@pytest.mark.parametrize(("text", "action"), [
+    ("tax return due next Monday, jot that down", "create_task"),
+    ("新来的邻居周婷，手机13900112233，生日是5月2号", "add_person"),
+    ("记一下我在西湖断桥，坐标30.259, 120.152", "record_trajectory"),
+    ("log where I am: 51.5007, -0.1246, Westminster", "record_trajectory"),
+])
+def test_a_deadline_a_phone_and_coordinates_name_the_record(layer: IntentLayer, text: str, action: str) -> None:
+    found = route(layer, text)
+    assert found.path == "intent" and [c.name for c in found.calls] == [action], found.trace()
+
+
+@pytest.mark.parametrize("text", ["What's a good name for a cat?", "这道菜叫什么名字好听"])
+def test_a_question_about_a_name_is_not_about_the_assistant(layer: IntentLayer, text: str) -> None:
+    assert route(layer, text).label != "who_am_i"
