@@ -80,7 +80,7 @@ from homeagent.intent.training import (
     phrasings_digest,
 )
 from homeagent.log import get_logger
-from homeagent.numbers import parse_number
+from homeagent.numbers import NUM, parse_number
 from homeagent.store import Database
 from homeagent.text import has_han
 from homeagent.tools.registry import Permission, ToolContext, ToolRegistry, ToolResult
@@ -186,6 +186,9 @@ _CONTACT_RE = re.compile(r"(?<!\d)1[3-9]\d[\s-]?\d{4}[\s-]?\d{4}(?!\d)|\b[\w.+-]
 # (a route needs more than two decimals a side, or the word: "12.50, 3.50" may be two prices)
 _SURE_COORDINATES_RE = re.compile(r"\.\d{3,}\s*[,，]\s*-?\d{1,3}\.\d{3,}|坐标|coordinates", re.I)
 _COORDINATES_RE = re.compile(r"(?<![\d.])-?\d{1,2}\.\d{2,}\s*[,，]\s*-?\d{1,3}\.\d{1,}(?![\d.])")
+# "再加300", "又多了一本", "another 50": more of what the one goal shown counts.
+_ADD_MORE_RE = re.compile(rf"^(?:再|又|还)?(?:加|多了|增加|添)了?\s*{NUM}\s*\S{{0,3}}?[。！!]*$"
+                          rf"|^(?:add\s+)?(?:another|\d+(?:\.\d+)?\s+more)(?:\s+\w+)?[.!]*$", re.I)
 _TITLE_MARKS_RE = re.compile(r"《[^《》]{1,40}》")
 _HELD_COMMA, _HELD_COMMA_EN = "\ue000", "\ue001"  # (private-use characters: no one types them)
 _HONORIFIC_RE = re.compile(r"\b(Mr|Mrs|Ms|Dr|Prof|St|Mt)\.\s+(?=[A-Z])")
@@ -1266,12 +1269,13 @@ class IntentLayer:
                 return call(writer, {main: asked.strip()}, "follow-up: add what was asked about")
         which = ordinal(text)
         at = row_of(listing, which) if which is not None else None
-        if (at is None and len(listing.ids) == 1 and _PRONOUN_RE.search(text)
-                and any(rx.search(text) for _, rx in _VERB_WORDS)):
-            at = 0  # "how's my savings goal?" … "add 200 to it": the one record shown
+        more = _ADD_MORE_RE.match(text.strip()) if len(listing.ids) == 1 and _entity(listing.action) == "goal" else None
+        if (at is None and len(listing.ids) == 1 and (_PRONOUN_RE.search(text) or more)
+                and (more or any(rx.search(text) for _, rx in _VERB_WORDS))):
+            at = 0  # "how's my savings goal?" … "add 200 to it", "再加300": the one record shown
         if at is not None:
             record = listing.ids[at]
-            verb = next((v for v, rx in _VERB_WORDS if rx.search(text)), None)
+            verb = "update" if more else next((v for v, rx in _VERB_WORDS if rx.search(text)), None)
             target = self._target(verb, _entity(listing.action)) if verb is not None else None
             if target is not None and verb is not None:
                 return call(target, self._record_args(target, verb, record, text, ctx), "follow-up: listed row")
