@@ -132,6 +132,10 @@ class Prediction:
     def confidence(self) -> float:
         return self.ranked[0][1]
 
+    def led_by(self, label: str, confidence: float) -> Prediction:
+        """The same ranking with `label` first at `confidence` (a rule's choice over the classifier's)."""
+        return Prediction([(label, confidence), *((n, p) for n, p in self.ranked if n != label)])
+
 
 class IntentModel:
     def __init__(self, *, c: float = 1.0) -> None:

@@ -588,7 +588,7 @@ class IntentLayer:
             route.learned, route.excluded = taught, (undid,)
             return route
         if taught is not None and taught.action in self._actions:
-            prediction = Prediction([(taught.action, 1.0), *((n, p) for n, p in prediction.ranked if n != taught.action)])
+            prediction = prediction.led_by(taught.action, 1.0)
         shown = self._from_listing(text, stripped, prediction, ctx, lang) if ctx.shown is not None else None
         if shown is not None:
             return shown
@@ -615,30 +615,30 @@ class IntentLayer:
             # that puts something there decides what the classifier was unsure of, or took
             # for that domain's listing.
             label, confidence = dest, max(confidence, self.threshold)
-            prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
+            prediction = prediction.led_by(label, confidence)
         if (not question and label != "create_task" and "create_task" in self._actions and _REMIND_RE.search(stripped)
                 and not re.search(r"提前.{0,8}提醒|before", stripped, re.I) and not _NOT_A_REMINDER_RE.search(stripped)
                 and (label == NONE_LABEL or label.startswith(("record_", "add_")) or confidence < self.threshold)):
             label, confidence = "create_task", max(confidence, self.threshold)
-            prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
+            prediction = prediction.led_by(label, confidence)
         if not question and label == "create_note" and "create_task" in self._actions and _DUE_EN_RE.search(stripped):
             # "quarterly report due Friday, note that down": a deadline makes it a task.
             label, confidence = "create_task", max(confidence, self.threshold)
-            prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
+            prediction = prediction.led_by(label, confidence)
         if not question and label == "add_birthday" and "add_person" in self._actions and _CONTACT_RE.search(stripped):
             # "新认识的同事赵磊，电话…，生日7月9号": a phone or an email is a contact, birthday and all.
             label, confidence = "add_person", max(confidence, self.threshold)
-            prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
+            prediction = prediction.led_by(label, confidence)
         if (not question and (label != "record_trajectory" or confidence < self.threshold) and "record_trajectory" in self._actions
                 and _COORDINATES_RE.search(stripped) is not None and _SURE_COORDINATES_RE.search(stripped)):
             # "我现在在北京南站，坐标39.865, 116.379": a latitude and a longitude are a place been.
             label, confidence = "record_trajectory", max(confidence, self.threshold)
-            prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
+            prediction = prediction.led_by(label, confidence)
         if (not question and "delete_task" in self._actions and _REMOVED_CLAUSE_RE.search(stripped)
                 and _NO_MORE_REMINDER_RE.search(stripped)):
             # "不用再提醒我买机票了，那条删了吧": the reminder (a task) is not wanted; it goes.
             label, confidence = "delete_task", max(confidence, self.threshold)
-            prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
+            prediction = prediction.led_by(label, confidence)
         if label != NONE_LABEL and confidence < self.threshold:
             # The command ahead of its content, classified alone, agreeing with the whole:
             # the long content ("写日记：今天…") no longer drowns what was asked for.
@@ -650,7 +650,7 @@ class IntentLayer:
                 alone = self.predict(part)
                 if alone.label == label and alone.confidence >= self.threshold:
                     confidence = alone.confidence
-                    prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
+                    prediction = prediction.led_by(label, confidence)
                     break
         if (not question and label != NONE_LABEL and not self._is_read(label) and _SHOW_RE.search(stripped)
                 and not _CHANGE_RE.search(stripped) and not (label == dest and _DUTY_RE.search(stripped))):
@@ -659,14 +659,14 @@ class IntentLayer:
             domain = self._reading_of(label)
             if domain is not None:
                 label, confidence = domain, confidence + dict(prediction.ranked).get(domain, 0.0)
-                prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
+                prediction = prediction.led_by(label, confidence)
         elif (not question and self._is_read(label) and label.startswith("list_") and _RECORD_RE.search(stripped)
                 and not _SHOW_RE.search(stripped)):
             # The mirror: asked to keep something of a domain the classifier would list.
             writer = self._writer_of(label)
             if writer is not None:
                 label, confidence = writer, confidence + dict(prediction.ranked).get(writer, 0.0)
-                prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
+                prediction = prediction.led_by(label, confidence)
         named = {e for e, rx in _ENTITY_NOUNS if rx.search(stripped)}
         if len(named) == 1 and label != NONE_LABEL and _entity(label) in {e for e, _ in _ENTITY_NOUNS}:
             # "报销单那个任务推迟到下周一" names the kind of record: the same verb on that kind.
@@ -677,7 +677,7 @@ class IntentLayer:
                 # The classifier was sure of the verb, unsure of the kind: the verb's whole mass.
                 label = other
                 confidence = sum(p for n, p in prediction.ranked if n.split("_", 1)[0] == verb)
-                prediction = Prediction([(label, confidence), *((n, p) for n, p in prediction.ranked if n != label)])
+                prediction = prediction.led_by(label, confidence)
         if label == NONE_LABEL:
             if confidence >= self.read_threshold or question:  # small talk, or a question about the world
                 return self._to_model(text, lang, prediction, tools, question, reason="small talk", offer_actions=False)
@@ -880,10 +880,9 @@ class IntentLayer:
         text, tags = take_tags(text, props)  # "，标签家里", ", tag it admin": the tags, out of the name
         # A latitude and a longitude are a place's coordinates, not its name or a reading.
         spot = _COORDINATES_RE.search(text) if "latitude" in props and "longitude" in props else None
-        if spot is not None:
-            text = re.sub(r"(?:[，,]?\s*(?:坐标|coordinates?)\s*(?:是|are|:|：)?\s*)?$", "",
-                          text[:spot.start()].rstrip(" ，,")) + ("，" + text[spot.end():].strip(" ，,") if text[spot.end():].strip(" ，,") else "")
-            text = text.strip(" ，,")
+        if spot is not None:  # (the words that introduced them go too: "，坐标", "coordinates:")
+            before = re.sub(r"[，,]?\s*(?:坐标|coordinates?)\s*(?:是|are|:|：)?\s*$", "", text[:spot.start()].rstrip(" ，,"))
+            text = "，".join(p for p in (before, text[spot.end():].strip(" ，,")) if p).strip(" ，,")
         # A link is its own slot, whole: no name, price or item list is read out of it.
         link = _URL_RE.search(text) if "url" in props else None
         if link is not None:
@@ -1021,10 +1020,6 @@ class IntentLayer:
                     value = args[key] = value[:-4].strip()  # "the dentist one": the dentist record
                 if isinstance(value, str) and value.isascii() and re.search(r"\b(?:push|move|bring|put|set)\b", text, re.I):
                     value = args[key] = re.sub(r"(?<=\w)\s+(?:back|forward|ahead|up)$", "", value)  # "push X back"
-                if isinstance(value, str) and has_han(value):
-                    # "记着租房合同的那条笔记", "电池标记为已买": how the record was kept or is to be marked
-                    value = args[key] = re.sub(r"^(?:记着|写着|记了|存着)(?=\S{2})|(?<=\S{2})(?:标记为|标记成|标成|标为|改成)$", "",
-                                               value)
                 if isinstance(value, str) and value.count("-") >= 2 and re.fullmatch(r"[A-Za-z]+(?:-[A-Za-z]+)+", value):
                     args[key] = value.replace("-", " ")
         if numbered is not None:
@@ -1270,8 +1265,8 @@ class IntentLayer:
         which = ordinal(text)
         at = row_of(listing, which) if which is not None else None
         more = _ADD_MORE_RE.match(text.strip()) if len(listing.ids) == 1 and _entity(listing.action) == "goal" else None
-        if (at is None and len(listing.ids) == 1 and (_PRONOUN_RE.search(text) or more)
-                and (more or any(rx.search(text) for _, rx in _VERB_WORDS))):
+        if at is None and len(listing.ids) == 1 and (more or (
+                _PRONOUN_RE.search(text) and any(rx.search(text) for _, rx in _VERB_WORDS))):
             at = 0  # "how's my savings goal?" … "add 200 to it", "再加300": the one record shown
         if at is not None:
             record = listing.ids[at]

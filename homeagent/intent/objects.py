@@ -242,6 +242,8 @@ _USED_TAIL_ZH = re.compile(r"(?<=\S{2})\s*(?:吃完|用完|喝完|扔了|扔掉|
 _SEARCH_LEAD_ZH = re.compile(r"^(?:上网|联网|在网上|网上)\s*(?:搜索?|查查?|找找?)?\s*(?:一下)?\s*(?=\S{2})")
 # An adverb the name runs into ("大米已经买回来了": the rice, not "大米已经").
 _ADVERB_TAIL_ZH = re.compile(r"(?<=\S{2})(?:已经|早就|刚刚|终于|总算)$")
+# How a looked-up record was kept or is to be marked: "记着租房合同的那条笔记", "电池标记为已买".
+_KEPT_AS_ZH = re.compile(r"^(?:记着|写着|记了|存着)(?=\S{2})|(?<=\S{2})(?:标记为|标记成|标成|标为|改成)$")
 _SAVED_TAIL_ZH = re.compile(r"(?<=\S{2})(?:存一下|存下|存|记一下|记下)$")
 
 
@@ -262,6 +264,8 @@ def zh_edges(value: str, key: str, action: str, props: Mapping[str, Any]) -> str
         out = _STOP_LEAD_ZH.sub("", out)
         if key == "item":
             out = _USED_TAIL_ZH.sub("", _THING_LEAD_ZH.sub("", out))
+        if key in ("content", "title", "habit", "item"):
+            out = _KEPT_AS_ZH.sub("", out)
     elif key in ("habit", "title"):
         out = _MAKE_LEAD_ZH.sub("", out)
     if key == "habit":

@@ -548,5 +548,5 @@ def match_clauses(text: str, templates: Sequence[Template], props: Mapping[str, 
             continue
         others = {k: v for k, v in props.items() if k not in found}
         more = generic("，".join(clauses[end:]), "", others, [], templates, now, read=True)
-        return {**_tidy({**more, **found}, props)} if more else None
+        return _tidy({**more, **found}, props) if more else None
     return None
