@@ -47,7 +47,7 @@ from zoneinfo import ZoneInfo
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from homeagent.actions.base import period  # noqa: E402
+from homeagent.actions.base import NO_REPEAT, period  # noqa: E402
 from homeagent.actions.dates import DateError, parse_when  # noqa: E402
 from homeagent.actions.health import sleep_minutes, water_ml  # noqa: E402
 from homeagent.actions.modes import ALIASES  # noqa: E402
@@ -105,6 +105,8 @@ def arg_matches(action: str, key: str, expected: Any, actual: Any) -> bool:
         value = _number(action, key, actual)
         return value is not None and abs(value - float(expected)) < 1e-6
     if key == "repeat":  # "每月1号" and "每个月1号" are one rule: graded as the action stores it
+        if str(expected).strip() in NO_REPEAT:  # no rule: the action ends the repeat for each of these
+            return str(actual).strip().casefold() in NO_REPEAT
         got, want = _repeat_code(actual), _repeat_code(expected)
         if got is not None and want is not None and "@" not in want:
             got = got.split("@")[0]  # "每周四晚上8点" for "每周四": the rule is right; its hour is the start's to grade

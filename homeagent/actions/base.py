@@ -31,6 +31,7 @@ from homeagent.text import has_han
 from homeagent.tools.registry import DisplayHint, Permission, ToolContext, ToolOutput, ToolSpec
 
 _LATIN_RE = re.compile(r"[A-Za-z]{2,}")
+NO_REPEAT = ("", "none", "no", "不重复")  # a repeat argument that ends the rule
 
 CATEGORIES: dict[str, tuple[str, str]] = {
     "task": ("任务管理", "Tasks"),
@@ -302,7 +303,7 @@ class Call:
 
     def repeat(self, key: str = "repeat") -> Repeat | None:
         raw = self.args.get(key)
-        if raw is None or str(raw).strip() in ("", "none", "no", "不重复"):
+        if raw is None or str(raw).strip() in NO_REPEAT:
             return None
         try:
             return parse_repeat(str(raw))

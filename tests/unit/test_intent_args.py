@@ -282,6 +282,15 @@ def test_the_grader_resolves_a_recorded_time_as_the_action_stores_it() -> None:
     assert not grade.arg_matches("create_event", "start", "2026-02-26T20:00", "周四晚上8点")
 
 
+def test_the_grader_reads_an_ended_repeat_as_the_action_does() -> None:
+    grade = _grader()
+    # "以后不用重复了" → repeat "none": the action ends the rule for none / no / 不重复 alike.
+    assert grade.arg_matches("update_task", "repeat", "none", "none")
+    assert grade.arg_matches("update_event", "repeat", "none", "不重复")
+    assert not grade.arg_matches("update_task", "repeat", "none", "每天")
+    assert not grade.arg_matches("update_task", "repeat", "每天", "none")
+
+
 @pytest.mark.parametrize(("text", "action", "expected"), [
     ("the picnic got rained out, drop its countdown", "delete_countdown", {"title": "picnic"}),
     ("delete the note with the old alarm code", "delete_note", {"title": "alarm code"}),
