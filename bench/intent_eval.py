@@ -17,7 +17,8 @@ intent route is read back. Printed:
   path counts as right only for "none";
 - coverage: answered by the layer without the model; accuracy on the covered part;
 - argument accuracy: of the right actions the layer ran, those whose every expected
-  argument matches (text equal after normalising, dates resolved, amounts numeric);
+  argument matches (text equal after normalising, dates resolved, amounts numeric; a
+  record looked up by its words, as the action looks it up: see `finds_same`);
 - writes on questions: question/small-talk utterances that ran a write or delete (must be
   0); web searches on them apart (a search stores nothing; one nobody asked for is counted);
 - p50/p95 latency of the route and of the whole turn; RSS;
@@ -159,6 +160,21 @@ def args_right(item: dict[str, Any], calls: list[tuple[str, dict[str, Any]]]) ->
 
 
 _LOOKUP_KEYS = ("content", "title", "habit", "item", "person", "dish", "label", "plant", "pet")
+_LOOKUP_ACTIONS = ("update_", "delete_", "complete_", "check_in_", "mark_")
+
+
+def finds_same(action: str, key: str, expected: Any, actual: Any) -> bool:
+    """An update, delete, completion, check-in or mark names an existing record, and the
+    action finds it as `homeagent.actions.sql.find` does: the exact text, else every word of
+    the text within the record's own (SQLite LIKE, case-blind for ASCII). The words are right
+    when they find the record the expected words name: "dentist" finds "dentist appointment";
+    "看牙医" does not find "牙医", nor "dentist 掉" anything. A word shorter than two
+    characters (three letters) would find too much to count."""
+    if not (action.startswith(_LOOKUP_ACTIONS) and key in _LOOKUP_KEYS and isinstance(expected, str)
+            and isinstance(actual, str)):
+        return False
+    record, words = expected.strip().casefold(), actual.strip().casefold().split()
+    return bool(words) and all(word in record and len(word) >= (3 if word.isascii() else 2) for word in words)
 
 
 def key_right(item: dict[str, Any], calls: list[tuple[str, dict[str, Any]]], key: str) -> bool:
@@ -187,7 +203,8 @@ def key_right(item: dict[str, Any], calls: list[tuple[str, dict[str, Any]]], key
     if isinstance(expected, list):  # one call per value ("milk and eggs": two items)
         got = sorted(_norm(args.get(key, "")) for _, args in calls)
         return got == sorted(_norm(e) for e in expected)
-    return arg_matches(item["action"], key, expected, first.get(key))
+    return (arg_matches(item["action"], key, expected, first.get(key))
+            or finds_same(item["action"], key, expected, first.get(key)))
 
 
 def key_misses(ran: list[dict[str, Any]]) -> list[tuple[str, int, int, int]]:

@@ -301,3 +301,17 @@ def test_the_grader_reads_an_ended_repeat_as_the_action_does() -> None:
 def test_a_looked_up_record_is_its_words(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = layer.fill(action, text)
     assert _has(args, expected), args
+
+
+def test_the_grader_finds_a_looked_up_record_as_the_action_does() -> None:
+    grade = _grader()
+    # Every word of the given text within the record's name: the action finds that record.
+    assert grade.finds_same("delete_event", "title", "dentist appointment", "dentist")
+    assert grade.finds_same("check_in_habit", "habit", "Spanish practice", "spanish")
+    assert grade.finds_same("update_task", "content", "交房租", "房租")
+    # Words the record's name does not hold find nothing, or another record.
+    assert not grade.finds_same("delete_event", "title", "牙医", "看牙医")
+    assert not grade.finds_same("delete_event", "title", "dentist appointment", "dentist 掉")
+    assert not grade.finds_same("delete_event", "title", "dentist appointment", "")
+    # A new record is stored as said: the rule is for records looked up, not made.
+    assert not grade.finds_same("create_event", "title", "dentist appointment", "dentist")
