@@ -85,7 +85,7 @@ def parse_when(text: str, now: datetime, *, prefer: Prefer = "future") -> When:
     iso = _parse_iso(raw, now)
     if iso is not None:
         return iso
-    s = raw.casefold().replace("星期天", "星期日").replace("礼拜天", "礼拜日")
+    s = _lunar_words(raw.casefold().replace("星期天", "星期日").replace("礼拜天", "礼拜日"))
     try:
         found = _rules(s, now, prefer)
     except ValueError as err:
@@ -97,6 +97,20 @@ def parse_when(text: str, now: datetime, *, prefer: Prefer = "future") -> When:
     if fallback is not None:
         return fallback
     raise DateError(f"cannot read {text!r} as a date or time; {FORMAT_HINT}")
+
+
+# A lunar birthday is said by the lunar calendar's own month and day names (正月初一, 腊月初八,
+# 冬月廿三) or, in English, "the 8th day of the 8th lunar month". The record keeps the month and
+# day as said, with its lunar flag: these become the plain "M月D日" the rules read.
+_LUNAR_MONTHS = {"正": "1", "冬": "11", "腊": "12"}
+_LUNAR_DAY_RE = re.compile(r"(?<=月)\s*(?:(初)(十|[一二三四五六七八九])|(廿|二十)([一二三四五六七八九]?)|(三十))(?![日号\d一二三四五六七八九十])")
+_LUNAR_EN_RE = re.compile(r"\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+day\s+of\s+the\s+(\d{1,2})(?:st|nd|rd|th)?\s+(?:lunar\s+)?month\b")
+
+
+def _lunar_words(s: str) -> str:
+    s = re.sub(r"([正冬腊])月", lambda m: _LUNAR_MONTHS[m.group(1)] + "月", s)
+    s = _LUNAR_DAY_RE.sub(lambda m: (m.group(2) if m.group(1) else f"二十{m.group(4) or ''}" if m.group(3) else "三十") + "日", s)
+    return _LUNAR_EN_RE.sub(lambda m: f"{int(m.group(2))}月{int(m.group(1))}日", s)
 
 
 def parse_date(text: str, now: datetime, *, prefer: Prefer = "future") -> date:

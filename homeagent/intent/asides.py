@@ -269,7 +269,8 @@ def people(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
             out["note"] = said
     date = out.get("date")
     if action == "add_birthday" and isinstance(date, str):
-        split = re.match(rf"^(?P<rest>[{_HAN}]{{1,2}})\s+(?=\d)", date.strip())  # "老" + "公 1988年11月3日"
+        # "老" + "公 1988年11月3日", "我" + "妈农历腊月初八": the name's last characters went with the date
+        split = re.match(rf"^(?!农历|阴历)(?P<rest>[{_HAN}]{{1,2}}?)\s*(?=\d|农历|阴历|[正冬腊一二三四五六七八九十]{{1,2}}月)", date.strip())
         if split is not None and len(person) <= 2:
             person, out["date"] = person + split.group("rest"), date.strip()[split.end():]
     out["person"] = person

@@ -200,3 +200,16 @@ def test_a_period_found_in_a_question_and_not_in_a_date() -> None:
         "What may I do?", "what did I spend in May")]
     assert found == ["这礼拜", "for February", None, None, None, "in May"]
     assert period("since February", None, NOW) == (date(2026, 2, 1), None)  # from then on
+
+
+@pytest.mark.parametrize(("said", "month_day"), [
+    ("腊月初八", "12-08"),
+    ("农历正月初一", "01-01"),
+    ("冬月廿三", "11-23"),
+    ("八月初十", "08-10"),
+    ("the 8th day of the 8th lunar month", "08-08"),
+    ("15th day of the 1st month", "01-15"),
+])
+def test_a_lunar_birthday_said_by_its_own_month_and_day_names(said: str, month_day: str) -> None:
+    # The birthday keeps the month and day as said, with its lunar flag.
+    assert parse_when(said, NOW).day.strftime("%m-%d") == month_day
