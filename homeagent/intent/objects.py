@@ -69,6 +69,8 @@ _PLACE_HEAD = rf"^(?P<before>.*?)在\s*(?P<p>[{_HAN}A-Za-z0-9]{{1,12}}?{_PLACE_S
 _PLACE_VERB = r"(?P<v>开|举行|举办|办|参加|有)"
 _PLACE_ZH = (re.compile(_PLACE_HEAD + _PLACE_VERB + r"\s*(?P<t>[^，,。；;]*)$"),
              re.compile(_PLACE_HEAD + _PLACE_VERB + r"?\s*(?P<t>[^，,。；;]*)$"))
+_COMPANY_ZH = re.compile(rf"(?:和|跟|与|同|陪)[{_HAN}A-Za-z0-9 ]{{1,10}}")
+_MORE_PLACE_ZH = re.compile(rf"^(?P<x>[{_HAN}0-9]{{0,4}}?{_PLACE_SUFFIX}){_PLACE_VERB}\s*(?P<t>[^，,。；;]{{2,}})$")
 # "在万达看电影": a place without a place's ending, then what is done there (the title, its verb kept)
 _PLACE_DOING_ZH = re.compile(rf"^在\s*(?P<p>[{_HAN}A-Za-z0-9]{{2,8}}?)(?P<t>(?:看|吃|逛|打|玩|踢|唱|聚|游|拍|学|练|见|上)[{_HAN}A-Za-z0-9]{{1,10}})$")
 
@@ -469,6 +471,9 @@ def _event(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
     title = out.get("title")
     if "location" in props and isinstance(title, str):
         loc = out.get("location")
+        if isinstance(loc, str) and title.strip() == "在" + loc.strip():  # "在公园野餐" whole in both: read again below
+            del out["location"]
+            loc = None
         if isinstance(loc, str) and loc and loc not in title:
             # "在301会议室开项目评审会" read whole as the place: the place, then what happens there
             m = _PLACE_ZH[0].match("在" + loc)
@@ -479,11 +484,18 @@ def _event(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
                 place, doing = (m.group("p"), m.group("t")) if m else ("", "")
             if place and (not title.strip() or _RANGE_ZH.match(title) or title.strip() in loc):
                 out["location"], out["title"] = place, doing
+            elif place and _COMPANY_ZH.fullmatch(title.strip()):  # "和老同学在海底捞吃饭": with whom, then what
+                out["location"], out["title"] = place, title.strip() + doing
+            elif (more := _MORE_PLACE_ZH.match(title)) and (loc + more.group("x")) in text:
+                # "在公司三楼会议室开项目评审会": the place ran on past its first ending
+                out["location"], out["title"] = loc + more.group("x"), more.group("t")
         elif not loc:
             m = _PLACE_ZH[0].match(title) or _PLACE_ZH[1].match(title)
             if m and m.group("t") and len(m.group("t")) >= 2:
                 out["location"] = m.group("p")
                 out["title"] = (m.group("before").strip(" ，,") + m.group("t")).strip() or title
+            elif doing := _PLACE_DOING_ZH.match(title.strip()):  # "在万达看电影"
+                out["location"], out["title"] = doing.group("p"), doing.group("t")
 
 
 # A record's place changed: "家长会地点换成学校礼堂", "change the venue of book club to the library".

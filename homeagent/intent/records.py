@@ -255,7 +255,7 @@ def recipe(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
 
 
 _HAN = "\u4e00-\u9fff"
-_HOSPITAL_ZH = re.compile(rf"(?:在|去|到|上)?\s*(?P<h>[{_HAN}A-Za-z0-9]{{2,10}}?(?:医院|诊所|卫生院|门诊部|卫生服务中心|医疗中心|体检中心|牙科|口腔))"
+_HOSPITAL_ZH = re.compile(rf"(?:在|去|到|上)?\s*(?P<h>[{_HAN}A-Za-z0-9]{{2,10}}?(?:医院|诊所|卫生院|门诊部|卫生服务中心|医疗中心|体检中心|牙科|口腔|(?<=[市省区县])[一二三四五六七八九]院))"
                           rf"(?P<d>[{_HAN}]{{1,5}}?科)?(?=看|就诊|挂|复查|检查|做|拍|拿|开|输|打|的|了|，|,|$)")
 _DEPARTMENT_ZH = re.compile(rf"(?:挂了?|去|在|看了?)\s*(?P<d>[{_HAN}]{{1,5}}?科)(?:的)?(?:号|门诊)?")
 _DOCTOR_ZH = re.compile(rf"(?P<doc>[{_HAN}]{{1,3}}(?:医生|大夫|主任))(?=说|讲|建议|嘱咐|让|看|开)")
@@ -272,6 +272,10 @@ _SPECIALIST_EN = r"(?:eye doctor|dentist|dermatologist|orthodontist|optician|opt
 _SAW_EN = re.compile(rf"\b(?:saw|seen|see|visited|went to|go to|at)\s+(?:the|a|an|our|my|his|her)?\s*(?P<d>{_SPECIALIST_EN})\b", re.I)
 _FOR_EN = re.compile(r"\bfor\s+(?:a\s+|an\s+|my\s+|his\s+|her\s+|their\s+|the\s+)?(?P<r>[a-z][a-z -]{1,30}?)"
                      r"(?=\s+(?:today|yesterday|this|last|on|at|with|and)\b|\s*[,.;]|$)", re.I)
+
+
+_TRIP_ZH = re.compile(r"(?:今天|昨天|前天|上午|下午|早上)?\s*(?:去|到|在|上)?")
+_DONE_THERE_ZH = re.compile(rf"(?P<v>做|看|拍|查|打|拔|补|洗)了?(?P<r>[{_HAN}]{{1,6}}?)(?=[，,。；;]|$)")
 
 
 def medical(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
@@ -313,7 +317,13 @@ def medical(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
             for key in ("hospital", "department"):  # "…去市一医院皮肤科": the trip is no reason
                 place = out.get(key)
                 if isinstance(place, str) and place and place in reason and reason.index(place) > 0:
-                    reason = reason[:reason.index(place)]
+                    before = reason[:reason.index(place)]
+                    if not _TRIP_ZH.fullmatch(before.strip()):
+                        reason = before
+                    elif after := _DONE_THERE_ZH.match(text[text.index(place) + len(place):] if place in text else ""):
+                        # "去社区医院做了体检", "去市一院看了牙": what was done there is the reason
+                        reason = after.group("v").replace("做", "", 1) if after.group("v").startswith("做") else after.group("v")
+                        reason += after.group("r")
             reason = re.sub(r"(?:去|到|在|上)$", "", _PATIENT_ZH.sub("", reason.strip()).strip()).strip(" ，,")
             out["reason"] = reason or out["reason"]
         return

@@ -24,3 +24,21 @@ def _has(got: dict, expected: dict) -> bool:
 def test_dates_said_the_household_way(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = layer.fill(action, text)
     assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # With whom, then the place, then what: the title keeps who and what.
+    ("明天晚上7点和老同学在海底捞吃饭", "create_event", {"title": "和老同学吃饭", "location": "海底捞"}),
+    # A place runs on past its first ending; a place without one still holds its name.
+    ("下周二上午十点在公司三楼会议室开项目评审会", "create_event", {"title": "项目评审会", "location": "公司三楼会议室"}),
+    ("周六在公园野餐", "create_event", {"title": "野餐", "location": "公园"}),
+    ("周日在万达看电影", "create_event", {"title": "看电影", "location": "万达"}),
+    # A hospital is not split at its first character; what was done there is the reason.
+    ("今天去市一院看了牙，补了一颗，花了600", "record_medical", {"hospital": "市一院", "reason": "看牙"}),
+    ("上周五去社区医院做了体检，花了380", "record_medical", {"hospital": "社区医院", "reason": "体检"}),
+    # 取消掉 is a command word whole: no 掉 is left on the name.
+    ("把明天的会议取消掉", "delete_event", {"title": "会议"}),
+])
+def test_places_and_visits(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
