@@ -236,7 +236,7 @@ _DONE_TAIL_ZH = re.compile(r"(?<=\S{2})\s*(?:填完|写完|寄出去|寄走|寄�
 _MAKE_LEAD_ZH = re.compile(r"^(?:(?:新|重新)?(?:建|设|定|立|开|添|加|搞|弄)(?:个|一个|一下|一项)|开始(?:坚持|每天)?|坚持|打算|准备)"
                            r"\s*(?=\S{2})")
 _STOP_LEAD_ZH = re.compile(r"^(?:不想再|不想|不再|别再|不用再|不要再)(?:记录?|打卡|坚持|练|做)?\s*(?=\S{2})")
-_HABIT_TAIL_ZH = re.compile(r"(?<=\S{2})\s*(?:忘了?|忘记了?|打卡|这个习惯|的习惯|习惯)$")
+_HABIT_TAIL_ZH = re.compile(r"(?<=\S{2})\s*(?:忘了?|忘记了?|打卡|这个习惯|的习惯|习惯|(?:练|去|跑|做|打|学|读|弄|背|写)(?:完|过)了?)$")
 _WHO_TAIL_ZH = re.compile(r"(?<=\S{2})(?:(?:刚刚?|已经|又)(?:[\u4e00-\u9fff]{1,2}(?:过|完)了?)?|去|今天|昨天)$")
 _TO_LEAD_ZH = re.compile(r"^(?:给|带|帮|替)(?=\S{2})")
 _THING_LEAD_ZH = re.compile(r"^(?:那台|那个|这个|那件|这台|旧的|坏掉的|坏了的|用坏的)(?=\S{2})")
@@ -246,6 +246,14 @@ _SEARCH_LEAD_ZH = re.compile(r"^(?:上网|联网|在网上|网上)\s*(?:搜索?|
 _ADVERB_TAIL_ZH = re.compile(r"(?<=\S{2})(?:已经|早就|刚刚|终于|总算)$")
 # How a looked-up record was kept or is to be marked: "记着租房合同的那条笔记", "电池标记为已买".
 _KEPT_AS_ZH = re.compile(r"^(?:记着|写着|记了|存着)(?=\S{2})|(?<=\S{2})(?:标记为|标记成|标成|标为|改成)$")
+# A record looked up by its words: the pointer, its day and the trip before them ("那条旧的WiFi密码",
+# "周末去爬香山", "看牙医"); the record's own words hold what is left, and the lookup finds it by them.
+_LOOKUP_LEAD_ZH = re.compile(r"^(?:(?:那条|这条|那个|这个|那件|那篇|旧的|之前的)\s*)*(?:(?:这|本|下)?周末|今天|明天|后天|周[一二三四五六日天])?"
+                             r"\s*(?:的)?\s*(?:提醒我|叫我|去|看)?(?=\S{2})")
+_DISPOSED_ZH = re.compile(r"把\s*(?P<x>[^，,。；;把]{2,12}?)\s*(?:那条|这条|那个|这个|那项|那件)\s*(?:任务|待办|日程|笔记|习惯|提醒)?\s*(?:给我)?\s*"
+                          r"(?:勾掉|划掉|删掉|删了|删除|去掉|取消|标成|标记|标为|打勾|打钩)")
+# A one-character adverb after a thing's name ("鸡蛋刚买了", "发财树也浇了"): not the name's.
+_SHORT_ADVERB_TAIL_ZH = re.compile(r"(?<=\S{2})(?:刚|也|都|又)$")
 _SAVED_TAIL_ZH = re.compile(r"(?<=\S{2})(?:存一下|存下|存|记一下|记下)$")
 
 
@@ -267,11 +275,13 @@ def zh_edges(value: str, key: str, action: str, props: Mapping[str, Any]) -> str
         if key == "item":
             out = _USED_TAIL_ZH.sub("", _THING_LEAD_ZH.sub("", out))
         if key in ("content", "title", "habit", "item"):
-            out = _KEPT_AS_ZH.sub("", out)
+            out = _LOOKUP_LEAD_ZH.sub("", _KEPT_AS_ZH.sub("", out))
     elif key in ("habit", "title"):
         out = _MAKE_LEAD_ZH.sub("", out)
     if key == "habit":
         out = _HABIT_TAIL_ZH.sub("", out)
+    if key in ("item", "plant", "pet", "habit"):
+        out = _SHORT_ADVERB_TAIL_ZH.sub("", out)
     if key in ("pet", "plant"):
         out = _WHO_TAIL_ZH.sub("", _TO_LEAD_ZH.sub("", out))
     if key == "query":
@@ -663,6 +673,11 @@ def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
     if "add" in props and "progress" in props:
         _goal_progress(text, out)
     record_words(text, action, props, out)
+    if lookup and (disposed := _DISPOSED_ZH.search(text)):
+        # "快递取回来了，把取快递那条勾掉吧": the record is the one the 把 clause points at
+        key = next((k for k in ("content", "title", "item", "habit") if k in props and isinstance(out.get(k), str)), None)
+        if key is not None:
+            out[key] = zh_edges(re.sub(r"(?<=\S{2})的$", "", disposed.group("x").strip()), key, action, props) or out[key]
     if not action.startswith(CREATES):
         changes(text, action, props, out)
     for key in _NAME_KEYS:

@@ -42,3 +42,22 @@ def test_dates_said_the_household_way(layer: IntentLayer, text: str, action: str
 def test_places_and_visits(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = layer.fill(action, text)
     assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # A record looked up: no pointer, day or trip before its words, no adverb or result after.
+    ("删掉那条旧的WiFi密码笔记", "delete_note", {"title": "WiFi密码"}),
+    ("周末去爬香山的安排取消了，从日历里删掉", "delete_event", {"title": "爬香山"}),
+    ("不用再提醒我买机票了，那条删了吧", "delete_task", {"content": "买机票"}),
+    ("瑜伽练完了，打卡", "check_in_habit", {"habit": "瑜伽"}),
+    ("鸡蛋刚买了", "mark_shopping_bought", {"item": "鸡蛋"}),
+    ("发财树也浇了", "record_plant_watering", {"plant": "发财树"}),
+    # The 把 clause names the record, whatever the clause before it says.
+    ("快递取回来了，把取快递那条勾掉吧", "complete_task", {"content": "取快递"}),
+    ("把记着租房合同的那条笔记删了吧，已经搬家了", "delete_note", {"title": "租房合同"}),
+    # A name made new keeps its words: 看书 is the habit, not 书.
+    ("看书打卡", "check_in_habit", {"habit": "看书"}),
+])
+def test_a_looked_up_record_by_its_own_words(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
