@@ -21,7 +21,9 @@ from homeagent.intent.objects import zh_edges
     ("鸡蛋勾掉", "item", "mark_shopping_bought", "鸡蛋"),
     ("三亚不去", "title", "delete_countdown", "三亚"),
     # names that only look like it
-    ("去成都", "title", "delete_countdown", "去成都"),
+    ("去成都", "title", "create_countdown", "去成都"),
+    # a record looked up without the trip: 成都 finds "去成都" (every word within the record's own)
+    ("去成都", "title", "delete_countdown", "成都"),
     ("一个人的旅行", "title", "create_countdown", "一个人的旅行"),
     ("妈妈的生日", "title", "create_countdown", "妈妈的生日"),
 ])
