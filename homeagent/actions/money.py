@@ -22,7 +22,7 @@ _SYMBOLS = {"¥": "CNY", "￥": "CNY", "$": "USD", "US$": "USD", "€": "EUR", "
 _WORDS = {"元": "CNY", "块": "CNY", "块钱": "CNY", "圆": "CNY", "人民币": "CNY", "rmb": "CNY",
           "yuan": "CNY", "kuai": "CNY", "美元": "USD", "美金": "USD", "刀": "USD", "dollar": "USD",
           "dollars": "USD", "bucks": "USD", "buck": "USD", "欧元": "EUR", "euro": "EUR",
-          "euros": "EUR", "英镑": "GBP", "pound": "GBP", "pounds": "GBP", "日元": "JPY",
+          "euros": "EUR", "英镑": "GBP", "pound": "GBP", "pounds": "GBP", "quid": "GBP", "日元": "JPY",
           "yen": "JPY", "港币": "HKD", "港元": "HKD", "韩元": "KRW"}
 _CURRENCY_RE = re.compile(r"^[A-Z]{3}$")
 _AMOUNT_RE = re.compile(

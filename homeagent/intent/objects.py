@@ -93,7 +93,7 @@ _EN_TRAIL = re.compile(
     r"|on the way (?:home|back)|at the moment|right now|just now|a (?:minute|moment) ago|for now|at some point|someday|anymore"
     r"|(?:'s|’s|\s+is)\s+(?:off|cancelled|canceled|a no-go|not happening)|\s+isn't happening|\s+doesn't repeat|\s+with the kids"
     r"|\s+to\s+(?:my|our|the)\s+(?:watch\s*list|want-to-watch\s+(?:shows|list)|list of shows (?:i|we) want to watch)"
-    r"|(?:from|off)\s+(?:my|the|our)\s+(?:[\w-]+\s+)?(?:list|calendar|wishlist|wish list)\b.*))+$", re.I)
+    r"|(?:from|off)\s+(?:my|the|our)\s+(?:[\w-]+\s+)?(?:list|calendar|schedule|diary|planner|wishlist|wish list)\b.*))+$", re.I)
 _EN_DASH = re.compile(r"^(?P<head>[^-–—:]{2,48}?)\s+[-–—]\s+(?P<rest>\S.*)$")
 _EN_DASH_HEAD = re.compile(r"\b(?:jot|note|memo|idea|thought|habit|task|reminder|remember|sticky|everyone|down|set up|save|diary|journal|dream|brainstorm|capture"
                            r"|add|log|record|write)\b", re.I)
@@ -128,14 +128,23 @@ _EN_LEAD_MORE = re.compile(
     r"\s+(?:(?:my|the|our|a|an)\s+)*(?=\S)", re.I)
 
 
-def _edge_words(value: str) -> str:
+def _edge_words(value: str, *, name: bool = False) -> str:
     """Less a function word the command or the date left at an edge ("piano lesson to",
-    "of cough syrup")."""
+    "of cough syrup"); of a `name` (not prose), a dangling "on", "for ?", "then" or
+    "— it" the date or the command left ("vet appointment for Biscuit on —")."""
+    if name:
+        value = _name_tail(value)
     return re.sub(r"^(?:of|to|with|for|from)\s+(?=\S)|\s+(?:to|of|with|for|from|and|the)$", "", value, flags=re.I) or value
 
 
-def en_name_words(value: str, dated: bool) -> str:
-    """`dated`: the date is its own slot (said, or the record is looked up), not the record's words."""
+def _name_tail(value: str) -> str:
+    value = re.sub(r"(?:\s+(?:on|for|at|from|by|then)\b|\s*[—–?]|\s+-)+\s*(?:\s+it\b)?[\s?!.—–-]*$", "", value, flags=re.I) or value
+    return re.sub(r"\s+[—–]\s+it$", "", value, flags=re.I) or value  # "Coldplay concert — it": the "for it" of the command
+
+
+def en_name_words(value: str, dated: bool, *, name: bool = False) -> str:
+    """`dated`: the date is its own slot (said, or the record is looked up), not the record's words;
+    `name`: a name, not prose (see `_edge_words`)."""
     out = re.sub(r"\s*[?!]+\s+(?=[A-Z]).*$", "", value.strip()) or value.strip()  # "…? It's been a while.": one sentence
     for _ in range(2):
         out = _EN_POSSESSIVE_DAY.sub("", out) or out
@@ -146,7 +155,7 @@ def en_name_words(value: str, dated: bool) -> str:
         if dated:
             out = _en_when_tail(out)
             out = re.sub(r"\s+(?:sometime\s+|some time\s+)?(?:on|before|by|after|until|till|at|from)(?:\s+the)?$", "", out, flags=re.I)
-        out = _edge_words(out)
+        out = _edge_words(out, name=name)
         out = re.sub(r"\s+(?:sometime|some time|at some point|whenever)$", "", out, flags=re.I) or out
     if sum(out.count(q) for q in "'\"‘’“”") == 1 and out[:1] in "'\"‘“":  # "'fix the gate": a quote cut in two
         out = out[1:].strip() or out
@@ -623,7 +632,7 @@ def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
                 # "Jot this down - kids' shoe sizes, …", "Set up a habit - call Mum, once a week"
                 rest = dash.group("rest").strip(" .")
                 value = rest if key == "content" else re.split(r"\s*,\s*", rest)[0]
-            out[key] = en_name_words(value, has_when or lookup)
+            out[key] = en_name_words(value, has_when or lookup, name=key != "content")
             if key == "title" and "kind" in props:  # "wanna see Dune" less its "wanna": the show is Dune
                 out[key] = re.sub(r"^(?:see|watch)\s+(?=\S)", "", out[key], flags=re.I) or out[key]
             said_day = re.search(r"\b(?P<day>yesterday|today|tonight|(?:mon|tues|wednes|thurs|fri|satur|sun)day)(?:'s|’s)\s+"
@@ -682,7 +691,7 @@ def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
         changes(text, action, props, out)
     for key in _NAME_KEYS:
         if isinstance(out.get(key), str) and out[key].isascii():
-            out[key] = _edge_words(out[key].strip())
+            out[key] = _edge_words(out[key].strip(), name=key not in ("content", "note"))
     return out
 
 

@@ -65,7 +65,7 @@ MONTH = _MON
 WHEN_EN_RE = re.compile(rf"(?<![A-Za-z0-9])(?:{_EN_PART})(?:\s*,?\s*(?:at\s+)?(?:{_EN_PART}))*(?![A-Za-z0-9])", re.I)
 _MONEY_RE = re.compile(
     rf"(?:HK\$|US\$|[¥￥$€£])\s*(?:\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.\d+)?(?:\s*[万千kK])?|\d+(?:\.\d+)?\s*[万千kK](?![a-z])(?:\s*(?:块钱|块|元))?|(?:\d{{1,3}}(?:,\d{{3}})+|{_NUM})(?:\.\d+)?\s*(?:[万千kK](?![a-z]))?\s*(?:块钱|块\d(?!\d)|块|元|美元|美金|刀|欧元|英镑|日元|港币|"
-    r"yuan|kuai|rmb|dollars?|bucks?|euros?|pounds?|yen|usd|cny|eur)|(?<![\d.,])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d.])",
+    r"yuan|kuai|rmb|dollars?|bucks?|euros?|pounds?|quid|yen|usd|cny|eur|gbp)|(?<![\d.,])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d.])",
     re.I,
 )
 _ID_RE = re.compile(r"(?:#|编号|第|(?:任务|笔记|日程|习惯|task|note|event|habit|item|number|no\.?)\s*#?)\s*(\d+)\s*(?:号|条|个)?"

@@ -105,7 +105,7 @@ def test_weekends_and_a_period_said_with_de() -> None:
         ("35块5", 3550, "CNY"), ("三十五元", 3500, "CNY"), ("一百二十块", 12000, "CNY"),
         ("五块五毛", 550, "CNY"), ("¥12.30", 1230, "CNY"), ("$4.99", 499, "USD"),
         ("12 dollars", 1200, "USD"), ("€3", 300, "EUR"), ("8 EUR", 800, "EUR"),
-        ("1,200元", 120000, "CNY"), ("1000 JPY", 1000, "JPY"), (0.1, 10, "CNY"),
+        ("1,200元", 120000, "CNY"), ("1000 JPY", 1000, "JPY"), (0.1, 10, "CNY"), ("50 quid", 5000, "GBP"),
     ],
 )
 def test_money_in_minor_units(value: object, minor: int, currency: str) -> None:

@@ -61,3 +61,31 @@ def test_places_and_visits(layer: IntentLayer, text: str, action: str, expected:
 def test_a_looked_up_record_by_its_own_words(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = layer.fill(action, text)
     assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # "quid" is pounds sterling, and no part of the name before it.
+    ("I lent Jake 50 quid", "record_money_lend", {"person": "Jake", "currency": "GBP"}),
+    ("Record an expense: 28 quid for the taxi home", "record_transaction", {"currency": "GBP", "note": "taxi home"}),
+])
+def test_money_said_in_english(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # What the date or the command left at a name's end is not the name's.
+    ("I've got a vet appointment for Biscuit on March 12th at 11:15 — add it to the calendar", "create_event",
+     {"title": "vet appointment for Biscuit"}),
+    ("Can you set up a call with the mortgage advisor for Monday at 1:30?", "create_event",
+     {"title": "call with the mortgage advisor"}),
+    ("Add Ava's party at 2 on Saturday then", "create_event", {"title": "Ava's party"}),
+    ("The Coldplay concert is on August 29 — set up a countdown for it", "create_countdown", {"title": "Coldplay concert"}),
+    ("Scrap the yoga class from my schedule", "delete_event", {"title": "yoga class"}),
+    # Prose keeps its own last words.
+    ("I want to write a diary entry. Lunch with Priya made up for it.", "write_diary",
+     {"content": "Lunch with Priya made up for it"}),
+])
+def test_an_english_names_last_words(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
