@@ -207,6 +207,9 @@ _ENTITY_NOUNS = (
     ("habit", re.compile(r"习惯|\bhabits?\b", re.I)),
     ("note", re.compile(r"笔记|\b(?:the|my|a) notes?\b", re.I)),
 )
+# What one more of the same keeps from the record before it, and a pronoun standing for whose it is.
+_CARRIED_KEYS = ("pet", "plant", "person", "kind", "status", "type", "direction", "currency", "meal")
+_HIM_RE = re.compile(r"him|her|them|it|他|她|它|他们|她们", re.I)
 _TOO_RE = re.compile(r"^and\s+(.+?)\s+(?:too|as well)[\s.!]*$", re.I)
 _AND_MORE_RE = re.compile(r"^(?:and|plus|also)\s+(?:some\s+|a\s+|an\s+)?(?P<x>[^?？,，]{2,30}?)[\s.!]*$|^(?:还有|再来)(?P<zh>[^?？，,]{1,10}?)[吧。！!]*$",
                           re.I)
@@ -341,7 +344,7 @@ class Route:
 
 
 # A person said as a pronoun, with what the slot took after it ("他刚", "he just paid").
-_PERSON_PRONOUN_RE = re.compile(r"^(?:他|她)(?:们)?(?:刚刚?|已经|又|也|还|都)?(?:还了|还|给了)?$|^(?:he|she|they|him|her|them)\b", re.I)
+_PERSON_PRONOUN_RE = re.compile(r"^(?:他|她|它)(?:们)?(?:刚刚?|已经|又|也|还|都)?(?:还了|还|给了)?$|^(?:he|she|they|him|her|them|it)\b", re.I)
 
 
 @dataclass
@@ -1093,11 +1096,14 @@ class IntentLayer:
                question: bool = False, ctx: _Context | None = None, reason: str = "confident") -> Route:
         spec = self.registry.get(action)
         assert spec is not None
-        if ctx is not None and isinstance(args.get("person"), str) and _PERSON_PRONOUN_RE.match(args["person"].strip()):
-            # "他刚还了200", "he just paid back 50": the person the last record named
-            who = ctx.last_data.get("person")
+        for key in ("person", "pet", "plant"):
+            if ctx is None or not isinstance(args.get(key), str) or not _PERSON_PRONOUN_RE.match(args[key].strip()):
+                continue
+            # "他刚还了200", "he just paid back 50", "And fed him": whom the last record named
+            before = next((a for name, a, _ in reversed(ctx.done) if isinstance(a.get(key), str)), {})
+            who = ctx.last_data.get(key) or before.get(key)
             if isinstance(who, str) and who.strip():
-                args = {**args, "person": who}
+                args = {**args, key: who}
                 note = args.get("note")
                 if isinstance(note, str) and _PERSON_PRONOUN_RE.match(note.strip()) and len(note) <= 16:
                     args = {k: v for k, v in args.items() if k != "note"}  # (what was left of the sentence)
@@ -1147,7 +1153,8 @@ class IntentLayer:
         if too:
             text = "also add " + too.group(1)
         more = _AND_MORE_RE.match(text)
-        if (more and ctx.last_action.startswith("add_") and not _CHANGE_RE.search(more.group("x") or more.group("zh") or "")
+        if (more and ctx.last_action.startswith(("add_", "record_", "create_"))
+                and not _CHANGE_RE.search(more.group("x") or more.group("zh") or "")
                 and (prediction.label in (NONE_LABEL, ctx.last_action) or prediction.confidence < self.threshold)):
             text = "also add " + (more.group("x") or more.group("zh")).strip()  # "and bread": one more of the same
         remind = _REMIND_AT_RE.match(text)
@@ -1162,6 +1169,13 @@ class IntentLayer:
             main = _main_key(self.registry.get(ctx.last_action))
             if main and not args.get(main):
                 args[main] = text[again.end():].strip("，,。. ")
+            # One more of the same kind: whose it is and what kind carry over ("And fed him" after
+            # walking Biscuit; "Also Slow Horses" after a show to watch).
+            before = next((a for name, a, _ in reversed(ctx.done) if name == ctx.last_action), {})
+            for key in _CARRIED_KEYS:
+                said = args.get(key)
+                if key in before and key != main and (said is None or _HIM_RE.fullmatch(str(said).strip())):
+                    args[key] = before[key]
             return self._calls(ctx.last_action, args, prediction, lang, ctx=ctx, reason="follow-up: again")
         shift = find_shift(text)
         if shift is not None and bare(shift) and ctx.last_id is not None and not _ASKS_RE.search(text):

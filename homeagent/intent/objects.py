@@ -138,6 +138,7 @@ def _edge_words(value: str, *, name: bool = False) -> str:
 
 
 def _name_tail(value: str) -> str:
+    value = re.sub(r"\s+(?:to|on|onto|in|into|from|off)\s+(?:my|our|the|his|her)$", "", value, flags=re.I) or value  # "Severance to my"
     value = re.sub(r"(?:\s+(?:on|for|at|from|by|then)\b|\s*[—–?]|\s+-)+\s*(?:\s+it\b)?[\s?!.—–-]*$", "", value, flags=re.I) or value
     return re.sub(r"\s+[—–]\s+it$", "", value, flags=re.I) or value  # "Coldplay concert — it": the "for it" of the command
 

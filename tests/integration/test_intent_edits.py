@@ -209,3 +209,21 @@ async def test_a_new_day_at_the_same_time_moves_the_event_just_made(make_config,
         tasks = await app.db.fetchall("SELECT id FROM tasks")
     assert provider.requests == [] and tasks == []
     assert len(starts) == 1 and starts[0].startswith(expected), starts
+
+
+async def test_one_more_of_the_same_keeps_whose_it_is_and_its_kind(make_config) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        await turn(app, "Add Severance to my watch list")
+        await turn(app, "Also Slow Horses")  # another show to watch, not one watched
+        await turn(app, "午饭花了35块")
+        await turn(app, "还有晚饭68")
+        await turn(app, "Walked Biscuit this morning")
+        await turn(app, "And fed him")  # him: Biscuit
+        media = [tuple(r) for r in await app.db.fetchall("SELECT title, status FROM media ORDER BY id")]
+        spent = [r["amount_minor"] for r in await app.db.fetchall("SELECT * FROM transactions ORDER BY id")]
+        pets = [tuple(r) for r in await app.db.fetchall("SELECT pet, activity FROM pet_activities ORDER BY id")]
+    assert provider.requests == []
+    assert media == [("Severance", "want"), ("Slow Horses", "want")]
+    assert spent == [3500, 6800]
+    assert [p for p, _ in pets] == ["Biscuit", "Biscuit"]
