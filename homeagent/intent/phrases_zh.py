@@ -131,7 +131,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "{title:event}，时间是{start:when}",
         "{start:when}有约，{title:event}", "{title:event}，{start:when}，地点{location:place}",
         "{start:when}要参加{title:event}", "{start:when}赴{title:event}",
-        "{start:when}带孩子去{title=公园|游乐园|动物园|科技馆}", "{start:when}一家人去{title=爬山|野餐|看展览}",
+        "{start:when}{title=带孩子去公园|带孩子去游乐园|带孩子去动物园|带孩子去科技馆}", "{start:when}{title=一家人去爬山|一家人去野餐|一家人去看展览}",
     ),
     "list_events": (
         "{from=明天|后天|今晚|周五|这周六|下周一|下周|明天下午}有啥安排", "{from=明天|后天|今晚|周五|这周六|下周一|下周|明天下午}有会吗", "我{from=明天|后天|今晚|周五|这周六|下周一|下周|明天下午}有没有约", "日程上{from=明天|后天|今晚|周五|这周六|下周一|下周|明天下午}排了什么",

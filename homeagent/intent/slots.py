@@ -512,6 +512,10 @@ _COMMAND_EN_WORDS = frozenset(re.findall(r"\S+",
     "there here now stick pop pin file diary planner watch i i'd want like entry new journal"))
 
 
+_MIXED_COMMAND_RE = re.compile(r"(?:帮我|给我|请|再)?\s*(?:set|add|create|make|new|建|设|加|开|新建|弄|搞|记)\s*(?:个|一个|一下|一条)?\s*(?:a\s+|new\s+)?"
+                               r"(?:goal|countdown|to-?do|task|reminder|note|habit|event|memo|item)\s*(?:吧|呗)?", re.I)
+
+
 def command_clause(clause: str) -> bool:
     """Whether `clause` only asks to keep something ("存一下", "先记下来", "add that to the list")."""
     words = clause.strip(_PUNCT)
@@ -519,7 +523,7 @@ def command_clause(clause: str) -> bool:
         return False
     if re.search(r"[\u4e00-\u9fff]", words):
         if re.search(r"[A-Za-z0-9]", words):
-            return False
+            return _MIXED_COMMAND_RE.fullmatch(words) is not None  # "帮我set个goal", "设个countdown"
         return not _COMMAND_ZH_RE.sub("", words)
     tokens = re.findall(r"[a-z']+", words.casefold())
     return bool(tokens) and all(t in _COMMAND_EN_WORDS for t in tokens) and not re.search(r"\d", words)

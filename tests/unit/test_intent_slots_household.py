@@ -89,3 +89,20 @@ def test_money_said_in_english(layer: IntentLayer, text: str, action: str, expec
 def test_an_english_names_last_words(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = layer.fill(action, text)
     assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # What a countdown or a goal is for, less the making of it.
+    ("给高考建个倒计时，6月7号", "create_countdown", {"title": "高考"}),
+    ("给跑步定个目标，100公里", "create_goal", {"title": "跑步"}),
+    # An event given to someone keeps its 给.
+    ("给妈妈过生日，周六晚上", "create_event", {"title": "给妈妈过生日"}),
+    # Taking someone somewhere is the event, all of it.
+    ("周六上午9点带孩子去打疫苗", "create_event", {"title": "带孩子去打疫苗"}),
+    # A command said half in English is a command clause, not the name.
+    ("设个countdown，东京trip，4月28号出发", "create_countdown", {"title": "东京trip"}),
+    ("帮我add一个todo，明天买咖啡豆", "create_task", {"content": "买咖啡豆"}),
+])
+def test_what_a_new_record_is_for(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
