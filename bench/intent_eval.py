@@ -49,7 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from homeagent.actions.base import NO_REPEAT, period  # noqa: E402
-from homeagent.actions.dates import DateError, parse_when  # noqa: E402
+from homeagent.actions.dates import DateError, parse_when, period_end  # noqa: E402
 from homeagent.actions.health import sleep_minutes, water_ml  # noqa: E402
 from homeagent.actions.modes import ALIASES  # noqa: E402
 from homeagent.actions.money import MoneyError, parse_money  # noqa: E402
@@ -121,6 +121,8 @@ def arg_matches(action: str, key: str, expected: Any, actual: Any) -> bool:
         if ":" in str(expected):
             return when.has_time and when.value.strftime("%H:%M") == expected
         return when.day.strftime("%m-%d") == expected
+    if key in ("deadline", "expires") and (end := period_end(str(actual), NOW)) is not None:
+        return end.isoformat() == str(expected)[:10]  # "今年" by 31 December, as the action stores it
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}(T\d{2}:\d{2})?", str(expected)):
         try:
             when = parse_when(str(actual), NOW, prefer=_prefer(action, key))

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any, Literal, Protocol
 
-from homeagent.actions.dates import DateError, When, day_range, parse_when
+from homeagent.actions.dates import DateError, When, day_range, parse_when, period_end
 from homeagent.actions.money import Money, MoneyError, parse_money
 from homeagent.actions.repeat import Repeat, RepeatError, parse_repeat
 from homeagent.clock import Clock
@@ -321,6 +321,13 @@ class Call:
         if not due.has_time and rule.at is not None:
             return When(datetime.combine(due.day, rule.at, self.now.tzinfo), True)
         return due
+
+    def deadline(self, key: str = "deadline") -> date | None:
+        """A day by which something is to be done: a period said whole (今年, this month,
+        下周) is its last day, not today or its first."""
+        raw = self.text(key)
+        end = period_end(raw, self.now) if raw else None
+        return end if end is not None else self.day(key)
 
     def day(self, key: str, *, prefer: Literal["future", "past"] = "future") -> date | None:
         found = self.when(key, prefer=prefer)

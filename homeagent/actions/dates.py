@@ -203,6 +203,28 @@ def day_range(text: str, now: datetime) -> tuple[date, date]:
     return day, day
 
 
+_PERIOD_ENDS = {
+    "year": ("今年", "本年", "this year"),
+    "next_year": ("明年", "next year"),
+    "month": ("本月", "这个月", "这月", "this month"),
+    "next_month": ("下个月", "下月", "next month"),
+    "week": ("本周", "这周", "这个星期", "这星期", "本星期", "这礼拜", "this week"),
+    "next_week": ("下周", "下个星期", "下星期", "下礼拜", "next week"),
+}
+
+
+def period_end(text: str, now: datetime) -> date | None:
+    """The last day of a period said whole as a deadline ("今年读20本书" is by 31 December,
+    "this month" by its last day, "下周" by next Sunday); None for anything else."""
+    s = re.sub(r"(?:之内|以内|内)$", "", str(text).strip().casefold().removeprefix("by ").removesuffix("的"))
+    today = now.date()
+    kind = next((k for k, words in _PERIOD_ENDS.items() if s in words), None)
+    sunday = today + timedelta(days=6 - today.weekday())
+    return {"year": date(today.year, 12, 31), "next_year": date(today.year + 1, 12, 31),
+            "month": month_end(today), "next_month": month_end(add_months(today.replace(day=1), 1)),
+            "week": sunday, "next_week": sunday + timedelta(days=7), None: None}[kind]
+
+
 # -- rules ----------------------------------------------------------------------------
 
 

@@ -350,7 +350,7 @@ async def add_address(c: Call) -> ToolOutput:
 )
 async def add_coupon(c: Call) -> ToolOutput:
     title = c.need("title")
-    expires = c.day("expires")
+    expires = c.deadline("expires")
     row = {"title": title, "store": c.text("store", ""), "discount": c.text("discount", ""), "code": c.text("code", ""),
            "expires": expires.isoformat() if expires else None, "note": c.text("note", "")}
     until = c.t(f"，有效期至 {row['expires']}", f", valid until {row['expires']}") if expires else ""

@@ -54,7 +54,7 @@ def render(row: dict[str, Any], lang: str) -> str:
 )
 async def create_goal(c: Call) -> ToolOutput:
     title = c.need("title")
-    deadline = c.day("deadline")
+    deadline = c.deadline("deadline")
     target = c.number("target", minimum=0)
     row = {"title": title, "target": target, "progress": 0, "unit": c.text("unit", ""),
            "deadline": deadline.isoformat() if deadline else None, **c.stamp()}

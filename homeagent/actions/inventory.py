@@ -75,7 +75,7 @@ async def list_inventory(c: Call) -> ToolOutput:
 async def create_inventory_item(c: Call) -> ToolOutput:
     name = c.need("item")
     qty = c.number("quantity", minimum=0)
-    expires = c.day("expires")
+    expires = c.deadline("expires")
     row: dict[str, Any] = {"name": name, "quantity": 1 if qty is None else qty, "unit": c.text("unit", ""),
            "location": c.text("location", ""), "category": c.text("category", ""),
            "expires": expires.isoformat() if expires else None, "note": c.text("note", ""), **c.stamp()}

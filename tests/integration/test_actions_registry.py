@@ -120,6 +120,11 @@ VALID: list[tuple[str, list, dict, tuple]] = [
     # goal & achievement
     ("create_goal", [], {"title": "读书", "target": 12, "unit": "本", "deadline": "年底"},
      ("list", "list_goals", {}, "读书：0/12本（0%） · 截止 2026-12-31")),
+    # a period said whole is a deadline at its end, not today: "今年读20本书", "by this month"
+    ("create_goal", [], {"title": "读书", "target": 20, "unit": "本", "deadline": "今年"},
+     ("list", "list_goals", {}, "读书：0/20本（0%） · 截止 2026-12-31")),
+    ("create_goal", [], {"title": "run 100 km", "target": 100, "deadline": "this month"},
+     ("list", "list_goals", {}, "截止 2026-03-31")),
     ("list_goals", SETUP_GOAL, {"query": "读"}, ("says", "读书")),
     ("update_goal_progress", SETUP_GOAL, {"title": "读书", "add": 6}, ("list", "list_goals", {}, "6/12本（50%）")),
     ("list_achievements", [*SETUP_GOAL, ("update_goal_progress", {"title": "读书", "progress": 12})], {},

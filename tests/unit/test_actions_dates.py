@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from homeagent.actions.dates import DateError, day_range, parse_when
+from homeagent.actions.dates import DateError, day_range, parse_when, period_end
 from homeagent.actions.money import Money, MoneyError, parse_money
 
 TZ = ZoneInfo("Asia/Shanghai")
@@ -213,3 +213,13 @@ def test_a_period_found_in_a_question_and_not_in_a_date() -> None:
 def test_a_lunar_birthday_said_by_its_own_month_and_day_names(said: str, month_day: str) -> None:
     # The birthday keeps the month and day as said, with its lunar flag.
     assert parse_when(said, NOW).day.strftime("%m-%d") == month_day
+
+
+@pytest.mark.parametrize(("said", "end"), [
+    ("今年", date(2026, 12, 31)), ("this year", date(2026, 12, 31)), ("明年", date(2027, 12, 31)),
+    ("本月", date(2026, 3, 31)), ("next month", date(2026, 4, 30)), ("这周", date(2026, 3, 8)),
+    ("下周内", date(2026, 3, 15)), ("by next week", date(2026, 3, 15)),
+    ("周五", None), ("6月底", None), ("下周之前", None),
+])
+def test_a_period_said_as_a_deadline_ends_on_its_last_day(said: str, end: date | None) -> None:
+    assert period_end(said, NOW) == end
