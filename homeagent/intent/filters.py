@@ -38,6 +38,7 @@ _ZH_WORDS = sorted(_words("""
 拉出来 翻出来 调出来 筛出来 拿出来 找出来 查出来 列个表 排个序 排序 按日子 念一遍 读一遍 瞅瞅 瞧瞧 打开 单独 一起 连 花了 花 多少钱 钱
 开销 支出 收入 进账 最贵 最大 最差 最好 最多 最少 地方 哪些地方 服务 做完 干完 完成 没完 完 定的 之前 以前 记的 写了 篇 快到期 到期
 多久 离 这些 那些 咋样 咋 日志 饮食 行程 心情 一遍 筛一下 筛 过期 归档 每个月 每月 每周 每天 礼拜 个月 月 周 天 些 下 个 件 次 遍
+那笔账 那笔 那件事 那个 那条 这个 这条 今儿 到底 还在订 在订 标的 想要的 加进 加到 记到 记了没 记了 做了没有 吃了没
 """), key=len, reverse=True)
 _EN_WORDS = frozenset(_words("""
 a an the my our your his her their its me i we you it is are am was were be been do does did have has had any some
@@ -53,6 +54,7 @@ upcoming break down coming along free lot damage cost costs per month monthly we
 complete completed done finished finish haven't i've we've included including include priority high-priority
 morning afternoon evening night next last recent recently times time often ever please me
 calender archived archive included and or visited visit household recurring off from stored kept
+add added adding anyone someone somebody logged checked recorded reminder reminders ticked
 """))
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _EN_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9'’.-]*|\d+")
@@ -199,6 +201,12 @@ def read_filters(text: str, props: Mapping[str, Any], args: dict[str, Any], lite
         said = out.get(key)
         if key in props and isinstance(said, str) and said.strip() and not subject(said, literal):
             del out[key]  # "我这个月" of "我这个月花了多少钱": who and when, no filter
+    said_from = out.get("from")
+    if "to" in props and isinstance(said_from, str) and said_from.strip() and not out.get("to"):
+        # "周五之前还有哪些任务", "anything due before Friday": the day ends the range
+        day = re.escape(said_from.strip())
+        if re.search(rf"{day}\s*(?:之前|以前|前)(?!天)", text) or re.search(rf"\b(?:before|until|till|by)\s+{day}", text, re.I):
+            out["to"] = out.pop("from")
     if "from" in props and not out.get("from") and not out.get("to"):
         # A period the date rules leave alone ("这礼拜", "the past two weeks", "for February"):
         # the action reads it as its days (`actions.base.period`).

@@ -106,3 +106,21 @@ def test_an_english_names_last_words(layer: IntentLayer, text: str, action: str,
 def test_what_a_new_record_is_for(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = layer.fill(action, text)
     assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # A read's range ends on a day said with 之前 / before.
+    ("周五之前还有哪些任务要做", "list_tasks", {"to": "周五"}),
+    # Spending said many ways is the expenses.
+    ("瞅瞅这礼拜都造了多少钱", "list_transactions", {"type": "expense"}),
+    ("这月钱都花哪儿去了？", "list_transactions", {"type": "expense"}),
+    ("what's the damage this month?", "list_transactions", {"type": "expense"}),
+    # Pointers and asking words are no part of what is asked about.
+    ("交电费那件事我记到待办里了吗", "list_tasks", {"query": "交电费"}),
+    ("午饭那笔账我记了没", "list_transactions", {"query": "午饭"}),
+    ("我是不是还在订爱奇艺", "list_subscriptions", {"query": "爱奇艺"}),
+    ("Did someone already add coffee to the shopping list?", "list_shopping", {"query": "coffee"}),
+])
+def test_reads_said_the_household_way(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
