@@ -18,7 +18,8 @@ intent route is read back. Printed:
 - coverage: answered by the layer without the model; accuracy on the covered part;
 - argument accuracy: of the right actions the layer ran, those whose every expected
   argument matches (text equal after normalising, dates resolved, amounts numeric; a
-  record looked up by its words, as the action looks it up: see `finds_same`);
+  record looked up by its words, as the action looks it up: see `finds_same`; a read's
+  query that searches the category asked for: see `query_covers`);
 - writes on questions: question/small-talk utterances that ran a write or delete (must be
   0); web searches on them apart (a search stores nothing; one nobody asked for is counted);
 - p50/p95 latency of the route and of the whole turn; RSS;
@@ -165,6 +166,21 @@ _LOOKUP_KEYS = ("content", "title", "habit", "item", "person", "dish", "label", 
 _LOOKUP_ACTIONS = ("update_", "delete_", "complete_", "check_in_", "mark_")
 
 
+# The columns a read's `query` also searches (its `Where.keyword` in homeagent/actions): a
+# query of a category's name finds that category's records, so it reads what the category
+# filter reads (and what notes also name it).
+_QUERY_COVERS = {"list_transactions": ("category",), "list_inventory": ("category", "location"),
+                 "list_shopping": ("category",), "list_tasks": ("category",)}
+
+
+def query_covers(action: str, key: str, expected: Any, args: dict[str, Any]) -> bool:
+    """A category (or an item's place) asked for as the read's query: "这个月在餐饮上花了多少"
+    read as query 餐饮 finds every 餐饮 expense, as category 餐饮 would."""
+    said = args.get("query")
+    return (key in _QUERY_COVERS.get(action, ()) and key not in args and isinstance(said, str)
+            and isinstance(expected, str) and _norm(said) == _norm(expected))
+
+
 def finds_same(action: str, key: str, expected: Any, actual: Any) -> bool:
     """An update, delete, completion, check-in or mark names an existing record, and the
     action finds it as `homeagent.actions.sql.find` does: the exact text, else every word of
@@ -206,7 +222,8 @@ def key_right(item: dict[str, Any], calls: list[tuple[str, dict[str, Any]]], key
         got = sorted(_norm(args.get(key, "")) for _, args in calls)
         return got == sorted(_norm(e) for e in expected)
     return (arg_matches(item["action"], key, expected, first.get(key))
-            or finds_same(item["action"], key, expected, first.get(key)))
+            or finds_same(item["action"], key, expected, first.get(key))
+            or query_covers(item["action"], key, expected, first))
 
 
 def key_misses(ran: list[dict[str, Any]]) -> list[tuple[str, int, int, int]]:

@@ -315,3 +315,13 @@ def test_the_grader_finds_a_looked_up_record_as_the_action_does() -> None:
     assert not grade.finds_same("delete_event", "title", "dentist appointment", "")
     # A new record is stored as said: the rule is for records looked up, not made.
     assert not grade.finds_same("create_event", "title", "dentist appointment", "dentist")
+
+
+def test_the_grader_reads_a_category_asked_as_the_query_as_the_action_reads_it() -> None:
+    grade = _grader()
+    # list_transactions' query searches the note and the category: 餐饮 finds the 餐饮 expenses.
+    assert grade.query_covers("list_transactions", "category", "餐饮", {"query": "餐饮", "type": "expense"})
+    # Another word, a category given as well, or a read whose query skips the category: no.
+    assert not grade.query_covers("list_transactions", "category", "餐饮", {"query": "交通"})
+    assert not grade.query_covers("list_transactions", "category", "餐饮", {"query": "餐饮", "category": "交通"})
+    assert not grade.query_covers("list_events", "category", "work", {"query": "work"})
