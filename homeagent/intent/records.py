@@ -117,6 +117,10 @@ _SCORE_EN = re.compile(r"\b(?:maybe\s+|like\s+|about\s+|around\s+)?(?:a|an)\s+(?
                        r"|\b(?P<m>[1-5])\s*(?:/|out of)\s*5\b|\b(?:score|rating|rate(?:\s+it)?)\s*(?:of|is|:)?\s*(?P<k>[1-5])\b", re.I)
 
 
+_MOOD_HEAD = re.compile(r"^(?:(?:心情|情绪)?(?:记录一下|记录|记一下|记下)\s*[：:]\s*|(?:今天|现在|此刻)?\s*mood\s*(?=\S))", re.I)
+_BARE_SCORE_EN = re.compile(r"^[^,]*\bmood\b[^,]*,\s*(?P<n>[1-5])\s*[.!]?$", re.I)
+
+
 def mood(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
     """"今天很开心" → 开心, "记成平静" → 平静, "put down my mood as content" → content,
     "maybe a 2" → a score of 2."""
@@ -124,17 +128,26 @@ def mood(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
     if isinstance(value, str):  # what the score's words left ("like a — …", "maybe a")
         value = re.sub(r"\s*\b(?:maybe|like|about|around)\s+an?\b\s*(?=[—–-]|[,，]|$)", "", value, flags=re.I).strip()
         out["mood"] = value or out["mood"]
+    if isinstance(value, str):  # "心情记录：难过", "今天mood有点down": the command and the word "mood" are not the mood
+        value = out["mood"] = _MOOD_HEAD.sub("", value.strip()) or value
     head = re.split(r"[，,。；;！!]", value)[0] if isinstance(value, str) else ""
     if isinstance(value, str) and re.search("[\u4e00-\u9fff]", text) and not re.search(_MOODS_ZH, head):
         # "心情打个4分吧，挺开心的，…": the slot took the command; the mood is the clause that names one
         for clause in re.split(r"[，,。；;！!]", text):
-            said = _MOOD_CLAUSE_ZH.fullmatch(clause.strip())
+            said = _MOOD_CLAUSE_ZH.fullmatch(clause.strip()) or _MOOD_NAMED_ZH.fullmatch(clause.strip())
             if said:
+                taken = value
                 out["mood"] = value = said.group("m")
                 note = out.get("note")
                 if isinstance(note, str) and clause.strip() in note:
                     out["note"] = note.replace(clause.strip(), "").strip(" ，,") or note
+                elif ("note" in props and not note and taken.strip() and taken.strip() not in clause
+                      and not re.search(r"[，,]|记|心情", taken)):
+                    # "刚才和老公吵了一架，心情很差": what happened is the note (its time is the record's)
+                    out["note"] = re.sub(r"^(?:刚才|刚刚|今天|早上|晚上)\s*(?=\S{2})", "", taken.strip())
                 break
+    elif isinstance(value, str) and re.search(_MOODS_ZH, head) and head != value:
+        value = out["mood"] = head  # "开心，心情(打5分)": the mood is the clause that names it
     if isinstance(value, str) and value.strip():
         if re.search("[\u4e00-\u9fff]", value):
             trimmed = _DEGREE_ZH.sub("", _RECORD_AS_ZH.sub("", value.strip()))
@@ -142,9 +155,15 @@ def mood(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
             out["mood"] = trimmed if len(trimmed) >= 2 else _RECORD_AS_ZH.sub("", value.strip())
         elif m := _MOOD_AS_EN.search(text):
             out["mood"] = m.group("m")
+        elif re.match(r"(?:record|log|note|put down|write down)\b", value, re.I) and (m := _MOOD_CLAUSE_EN.search(text)):
+            out["mood"] = m.group("m")  # "Record that I'm feeling happy": the slot took the command
         else:  # "great today": the day is the record's time, not its mood
             out["mood"] = re.sub(r"\s+(?:today|tonight|right now|this morning|this evening)(?=\s*(?:[,;—–-]|$))", "", value.strip(),
                                  count=1, flags=re.I) or value
+    if "score" in props and out.get("score") in (None, "") and text.isascii() and (m := _BARE_SCORE_EN.search(text)):
+        out["score"] = int(m.group("n"))  # "Mood check: tired, 3"
+        if str(out.get("note", "")).strip() == m.group("n"):
+            del out["note"]
     if "score" in props and out.get("score") in (None, "") and text.isascii() and (m := _SCORE_EN.search(text)):
         out["score"] = int(next(g for g in m.groups() if g))
         note = out.get("note")

@@ -124,3 +124,17 @@ def test_what_a_new_record_is_for(layer: IntentLayer, text: str, action: str, ex
 def test_reads_said_the_household_way(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = layer.fill(action, text)
     assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # The mood is the clause that names one; the command and the word "mood" are not it.
+    ("今天很开心，心情打5分", "record_mood", {"mood": "开心", "score": 5}),
+    ("心情记录：难过，因为猫生病了", "record_mood", {"mood": "难过"}),
+    ("刚才和老公吵了一架，心情很差，给1分，记下来", "record_mood", {"mood": "很差", "score": 1, "note": "和老公吵了一架"}),
+    ("今天mood有点down，记一下", "record_mood", {"mood": "down"}),
+    ("Record that I'm feeling happy today — 5 out of 5, got the promotion!", "record_mood", {"mood": "happy", "score": 5}),
+    ("Mood check: tired, 3", "record_mood", {"mood": "tired", "score": 3}),
+])
+def test_a_mood_said_in_passing(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
