@@ -57,6 +57,7 @@ _EXPENSE_RE = re.compile(r"花了|花掉|支出|付了|交了|买|打车|消费|
 _CATEGORY_RE = re.compile(rf"[，,\s]*(?:记到|记在|归到|归为|归入|算到|算作|放到|放进|分到|放)\s*(?P<zh>[{_HAN}A-Za-z]{{1,6}}?)\s*(?:那一?类|类别?|分类)(?:里|下|中)?"
                           rf"|[，,\s]*(?:类别|分类)\s*(?:是|为|放|选|[:：])\s*(?P<zh2>[{_HAN}A-Za-z]{{1,6}})"
                           rf"|[，,\s]*(?:归到|归入|归为|分到)\s*(?P<zh3>[{_HAN}A-Za-z]{{2,6}})(?=$|[，,。；;！!])"
+                          rf"|[，,\s]*(?:记|算|放)(?:在|到)\s*(?P<zh4>[{_HAN}A-Za-z]{{2,6}}?)(?:下面|底下|名下|那一?栏|栏)(?=$|[，,。；;！!])"
                           r"|[,\s]*\b(?:category|under)\s*[:：]?\s*(?P<en>[a-z][a-z&-]*(?:\s+[a-z&-]+){0,2}?)(?:\s+category)?(?=\s*(?:[,.;!]|$))"
                           r"|[,\s]*\bin\s+the\s+(?P<en2>[a-z][a-z&-]*(?:\s+[a-z&-]+){0,2}?)\s+category\b", re.I)
 
@@ -310,7 +311,7 @@ def category_said(text: str) -> tuple[str, str] | None:
     m = _CATEGORY_RE.search(text)
     if m is None:
         return None
-    word = (m.group("zh") or m.group("zh2") or m.group("zh3") or m.group("en") or m.group("en2") or "").strip()
+    word = (m.group("zh") or m.group("zh2") or m.group("zh3") or m.group("zh4") or m.group("en") or m.group("en2") or "").strip()
     return (word, m.group(0)) if word else None
 
 
@@ -333,6 +334,41 @@ def _money(text: str, action: str, props: Mapping[str, Any], out: dict[str, Any]
             for key in ("note", "content"):
                 if isinstance(out.get(key), str) and found[1].strip(" ，,") in out[key]:
                     out[key] = out[key].replace(found[1].strip(" ，,"), "").strip(" ，,") or out[key]
+    note = out.get("note")
+    if write and "note" in props and re.search(f"[{_HAN}]", _MONEY_SAID_ZH.sub("", text)) and (
+            not isinstance(note, str) or not note.strip() or _MONEY_COMMAND_ZH.fullmatch(note.strip())
+            or _MONEY_SAID_ZH.search(note)):
+        picked = _what_for_zh(text, out)
+        if picked:
+            out["note"] = picked
+        elif isinstance(note, str) and _MONEY_COMMAND_ZH.fullmatch(note.strip()):
+            del out["note"]
+
+
+def _what_for_zh(text: str, out: Mapping[str, Any]) -> str:
+    """What the money went on, in a Chinese line: the clause that is neither the command nor
+    the category, less its amount, its day and its verbs ("昨天超市买菜花了一百二十八，记在餐饮下面"
+    → 超市买菜; "帮我计个账，打车30块" → 打车; "收到年终奖1.5万" → 年终奖)."""
+    for clause in re.split(r"[，,。；;！!]\s*", text):
+        clause = clause.strip()
+        if not clause or _MONEY_COMMAND_ZH.fullmatch(clause) or re.match(r"记(?:成|在|到|为)", clause):
+            continue
+        words = _MONEY_SAID_ZH.sub(" ", clause)
+        words = _MONEY_DAY_ZH.sub(" ", words)
+        words = re.sub(r"^\s*(?:(?:帮我|给我)?\s*(?:记|计)\s*(?:个|一笔|一下)?\s*(?:账|帐)?\s*[：:]?|刚刚?|收到了?|又)\s*", "", words.strip())
+        words = re.sub(r"^(?:在|给(?:孩子|儿子|女儿|宝宝|老婆|老公|爸妈|爸爸|妈妈|家里)\s*(?:交|付|充|缴)了?)(?=\S{2})", "", words.strip())
+        words = re.sub(r"\s*(?:的钱|的|了|到账了?|记上|记一下)$", "", words.strip()).strip(" ：:")
+        if len(words) >= 2 and words != str(out.get("category", "")):
+            return " ".join(words.split())
+    return ""
+
+
+_MONEY_COMMAND_ZH = re.compile(r"(?:帮我|给我|再)?\s*(?:记|计|存)\s*(?:个|一笔|一下|上|下来?|好)?\s*(?:账|帐)?\s*(?:expense|income)?"
+                               r"(?:\s*记上)*(?:吧|啊|哈|一哈)?|记成\S*|记在\S*|记到\S*|记为\S*", re.I)
+_MONEY_SAID_ZH = re.compile(rf"(?:花了|花掉|付了|交了|扣我|扣了|扣|用了|到账了?|收入)?\s*(?:[¥￥$€£]\s*)?"
+                            rf"(?:\d[\d,]*(?:\.\d+)?\s*(?:万|千|w|k)?|(?<=[花付交扣用])(?:了|掉|我)?[零一二两三四五六七八九十百千万]+|[零一二两三四五六七八九十百千万]{{2,}})"
+                            r"\s*(?:块钱|块|快|元|日元|美元|美金|刀|欧元|英镑|港币|港元)?", re.I)
+_MONEY_DAY_ZH = re.compile(r"(?:今天|昨天|前天|刚才|早上|中午|晚上|这个月|上个月|本月|每个月|每月|每年|每周)(?:自动)?")
 
 
 def _category_said(text: str, action: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
@@ -703,11 +739,12 @@ def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
 def _zh_more(text: str, action: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
     """Slot-specific words around a Chinese name: a task's 把 clause is whole ("把车开去年检"),
     "把X加进去" adds X, a pet's kind before its name, a person before what they did."""
-    from homeagent.intent.slots import command_clause  # (slots reads tidy, tidy reads this module)
+    from homeagent.intent.slots import INTO_LIST_RE, command_clause  # (slots reads tidy, tidy reads this module)
 
     content = out.get("content")
     if isinstance(content, str) and "due" in props and action.startswith("create_") and not content.startswith("把") \
-            and ("把" + content) in text and len(content) >= 3:
+            and ("把" + content) in text and len(content) >= 3 \
+            and not INTO_LIST_RE.match(text[text.index("把" + content) + len(content) + 1:].lstrip()):  # (not "把X记到待办里")
         out["content"] = "把" + content
     if isinstance(content, str) and re.search(f"[{_HAN}]", content):
         parts = re.split(r"[，,]", content, maxsplit=1)

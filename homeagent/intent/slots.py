@@ -446,7 +446,9 @@ def _object_phrase(rest: str, templates: Sequence[Template], first: bool = False
                     continue  # a lone "to", "on", "for" of a template is a word of the object too ("has to hand in")
                 if len(piece) >= 2 or (piece and not piece.isascii()):
                     words.add(piece)
-    out = rest
+    out = INTO_LIST_RE.sub(" ", rest)  # "把交房租记到待办里", "酱油放到购物清单里": the list it goes on
+    if out != rest:
+        out = re.sub(r"^\s*把\s*(?=\S{2})", "", out)
     for word in _GLUE:  # the household's glue words first, then the templates' own
         out = re.sub(rf"(?<![a-z]){re.escape(word)}(?![a-z])", " ", out, flags=re.I) if word.isascii() else out.replace(word, " ")
     for word in sorted(words, key=lambda w: (-len(w), w)):  # (ties in one order: a set's varies by run)
@@ -464,6 +466,9 @@ def _object_phrase(rest: str, templates: Sequence[Template], first: bool = False
     return pieces[0] if first else max(pieces, key=len)
 
 
+INTO_LIST_RE = re.compile(r"(?:记到|记在|放到|放进|加到|加进|添到|存到|存进|写到|写进|列到|列进)\s*(?:我的|咱家的?)?"
+                           r"(?:待办事项|待办|任务列表|任务|购物清单|购物单|采购清单|清单|日程表|日程|日历|笔记本|笔记|备忘录|备忘|心愿单|愿望单|愿望清单)"
+                           r"(?:里面?|中|上|里头)?")
 _PROSE_ACTIONS = ("write_diary", "record_dream")
 
 

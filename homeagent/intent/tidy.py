@@ -23,6 +23,7 @@ from homeagent.intent.fuzzy import HEAD_COLON
 from homeagent.intent.month_end import MONTH_END_RE, month_end
 from homeagent.intent.objects import CREATES, refine
 from homeagent.intent.structured import duration_minutes
+from homeagent.intent.slots import INTO_LIST_RE
 from homeagent.numbers import parse_number
 from homeagent.text import has_han
 
@@ -184,8 +185,8 @@ def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any],
                 value = re.sub(r"(?:已经)?(?:到手|买到|买好|买回来|买)了?$", "", value) or value
         if key == "content" and "due" in props and not lookup:  # "提醒交房租": the asking is not the task
             value = _ASKING_RE.sub("", value) or value
-        if lookup:
-            value = _DISPOSAL_RE.sub("", value) or value
+        if lookup or (key in ("content", "item", "title") and INTO_LIST_RE.search(text)):
+            value = _DISPOSAL_RE.sub("", value) or value  # (and "把交房租记到待办里": the 把 of putting it there)
         value = _THAT_RE.sub("", value) or value
         if key in ("person", "title", "dish", "label", "habit"):
             value = re.sub(r"^是(?=\S{2})|(?<=\S{2})是$", "", value)

@@ -138,3 +138,23 @@ def test_reads_said_the_household_way(layer: IntentLayer, text: str, action: str
 def test_a_mood_said_in_passing(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = layer.fill(action, text)
     assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # What the money went on: not the command, the category, the amount, the day or the verbs.
+    ("帮我计个账，打车30块", "record_transaction", {"note": "打车"}),
+    ("帮我记一笔expense，Uber 45块", "record_transaction", {"note": "Uber"}),
+    ("昨天超市买菜花了一百二十八，记在餐饮下面", "record_transaction", {"note": "超市买菜", "category": "餐饮"}),
+    ("Netflix每个月扣我98，记成subscription", "record_transaction", {"note": "Netflix"}),
+    ("收到年终奖1.5万", "record_transaction", {"note": "年终奖"}),
+    ("昨天在超市买菜花了￥215.5", "record_transaction", {"note": "超市买菜"}),
+    ("爱奇艺会员每个月自动扣25，记成订阅", "record_transaction", {"note": "爱奇艺会员"}),
+    ("log 45块 for lunch", "record_transaction", {"note": "lunch"}),
+    # The list a thing goes on is not the thing, nor its category.
+    ("把交房租记到待办里", "create_task", {"content": "交房租", "category": None}),
+    ("酱油放到购物清单里", "add_shopping_item", {"item": "酱油", "category": None}),
+    ("明天把车开去年检", "create_task", {"content": "把车开去年检"}),
+])
+def test_what_money_went_on_and_where_a_thing_goes(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
