@@ -693,6 +693,7 @@ def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
             out[key] = zh_edges(out[key], key, action, props)
     _zh_more(text, action, props, out)
     _en_more(props, out)
+    _en_count(text, props, out)
     _book(text, props, out)
     _body(text, props, out)
     # What came back, said in the past ("Tom returned the drill", "小刘的200块钱我还了"); a
@@ -833,6 +834,53 @@ def _en_more(props: Mapping[str, Any], out: dict[str, Any]) -> None:
     item = out.get("item")
     if isinstance(item, str) and item.isascii():  # "toilet paper, the big pack": what it is, not which
         out["item"] = re.sub(r",\s*(?:the|a|an)\s+[\w -]+$", "", item).strip() or item
+
+
+_EN_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+               "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a dozen": 12, "dozen": 12, "a couple of": 2, "a couple": 2,
+               "couple of": 2}
+_EN_UNIT = (r"tins?|cans?|bottles?|cartons?|packs?|packets?|bags?|boxes?|jars?|loaves|loaf|bunch(?:es)?|rolls?|kg|kilos?|g|grams?"
+            r"|lbs?|pounds?|litres?|liters?|l|ml|pairs?|sets?|pieces?|heads?|bars?|tubs?|punnets?|blocks?|sticks?|tubes?|sachets?|crates?")
+_EN_COUNTED = re.compile(rf"^(?P<n>\d+|a dozen|a couple(?: of)?|couple of|dozen|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+"
+                         rf"(?:(?P<u>{_EN_UNIT})\s+(?:of\s+)?)?(?P<item>[A-Za-z].*)$", re.I)
+
+
+def _numeric(prop: Mapping[str, Any]) -> bool:
+    kind = prop.get("type")
+    return kind in ("number", "integer") or (isinstance(kind, list) and ("number" in kind or "integer" in kind))
+
+
+def _en_count(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """How many, said before an English item: "two tins of chopped tomatoes" is chopped tomatoes,
+    2 tins; "12 AA batteries" 12 of AA batteries; "one KitKat" eaten is a KitKat."""
+    item = out.get("item")
+    if isinstance(item, str) and item.isascii() and "quantity" in props and (m := _EN_COUNTED.match(item.strip())):
+        n = int(m.group("n")) if m.group("n").isdigit() else _EN_NUMBERS[m.group("n").casefold()]
+        unit = m.group("u") or ""
+        said = out.get("quantity")
+        if _numeric(props["quantity"]):
+            if not isinstance(said, int | float) or isinstance(said, bool):
+                out["quantity"] = n
+                if unit and "unit" in props:
+                    out["unit"] = unit
+        elif not said or not re.search(r"\d", str(said)):
+            out["quantity"] = f"{n} {unit}".strip()
+        out["item"] = m.group("item").strip()
+    if isinstance(out.get("quantity"), str) and out["quantity"].isascii():  # "2 cartons of" (milk)
+        out["quantity"] = re.sub(r"\s+of$", "", out["quantity"].strip()) or out["quantity"]
+        if "quantity" in props and _numeric(props["quantity"]) and not re.fullmatch(r"\d+(?:\.\d+)?", out["quantity"]):
+            # "Log that we've got 3 bottles of olive oil": a template split the words, not the count
+            item_said = re.escape(str(out.get("item", "")).strip())
+            m = re.search(rf"\b(?P<n>\d+)\s+(?:(?P<u>{_EN_UNIT})\s+(?:of\s+)?)?{item_said}", text, re.I) if item_said else None
+            if m:
+                out["quantity"] = int(m.group("n"))
+                if m.group("u") and "unit" in props:
+                    out["unit"] = m.group("u")
+                elif "unit" in props and isinstance(out.get("unit"), str) and re.search(r"\d", out["unit"]):
+                    del out["unit"]
+    food = out.get("food")
+    if isinstance(food, str) and food.isascii():
+        out["food"] = re.sub(r"^(?:one|an?)\s+(?=[A-Za-z])", "", food.strip(), flags=re.I) or food
 
 
 _HEIGHT_RE = re.compile(r"(?:身高|个子|height|tall)\D{0,12}?(?P<n>\d{2,3}(?:\.\d+)?)\s*(?:cm|厘米|公分)"

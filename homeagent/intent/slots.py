@@ -57,7 +57,7 @@ _EN_PART = (rf"(?:the day after tomorrow|day after tomorrow|(?:tomorrow|today|ye
             rf"|in (?:\d+|an?|half an?|{_EN_COUNT}) (?:minutes?|hours?|days?|weeks?|months?)"
             rf"|(?:\d+|{_EN_COUNT}) (?:days?|weeks?) (?:ago|from now)"
             rf"|(?:the )?\d{{1,2}}(?:st|nd|rd|th)? day of the \d{{1,2}}(?:st|nd|rd|th)? (?:lunar )?month"
-            rf"|the \d{{1,2}}(?:st|nd|rd|th)(?: of {_MON})?|(?:last|past) \d+ days|{_MON}\.? \d{{1,2}}(?:st|nd|rd|th)?(?:,? \d{{4}})?|\d{{1,2}}(?:st|nd|rd|th)? (?:of )?{_MON}"
+            rf"|the \d{{1,2}}(?:st|nd|rd|th)(?: of {_MON})?|(?:last|past) \d+ days|{_MON}\.? \d{{1,2}}(?:st|nd|rd|th)?(?:,? \d{{4}})?|\d{{1,2}}(?:st|nd|rd|th)? (?:of )?{_MON}(?:,? \d{{4}})?"
             r"|(?:at )?\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|at \d{1,2}(?::\d{2})?|at noon|noon|midnight"
             r"|in the (?:morning|afternoon|evening)|\d{4}-\d{2}-\d{2}(?:[ t]\d{1,2}:\d{2})?)")
 MONTH = _MON

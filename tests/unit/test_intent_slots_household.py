@@ -158,3 +158,19 @@ def test_a_mood_said_in_passing(layer: IntentLayer, text: str, action: str, expe
 def test_what_money_went_on_and_where_a_thing_goes(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = layer.fill(action, text)
     assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # How many, said before an English item, is its quantity (and unit), not its name.
+    ("Put two tins of chopped tomatoes on the list", "add_shopping_item", {"item": "chopped tomatoes", "quantity": "2 tins"}),
+    ("Need 6 bananas, add them to the grocery list", "add_shopping_item", {"item": "bananas", "quantity": "6"}),
+    ("Add 12 AA batteries to the inventory, kept in the kitchen drawer", "create_inventory_item",
+     {"item": "AA batteries", "quantity": 12}),
+    ("Log that we've got 3 bottles of olive oil in the pantry, best before 31 January 2027", "create_inventory_item",
+     {"item": "olive oil", "quantity": 3, "unit": "bottles", "expires": "31 January 2027"}),
+    ("Log a snack: one KitKat", "record_diet", {"food": "KitKat"}),
+    ("add 7up to the list", "add_shopping_item", {"item": "7up"}),
+])
+def test_how_many_said_in_english(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
