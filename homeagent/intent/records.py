@@ -409,28 +409,53 @@ _MOOD_CLAUSE_EN = re.compile(rf"(?:i\s+)?(?:felt|feel|feeling|i'm|i am|was|am)\s
 
 
 def diary(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
-    """A diary entry's weather and mood said as clauses of their own ("今天阴天，有点低落，…",
-    "rainy day, …, felt cosy", "I'm exhausted but proud, …") fill their slots. The entry keeps
-    every word the user wrote: a diary is their prose, not a form."""
+    """A diary entry's weather, mood and day said as clauses of their own ("今天阴天，有点低落，…",
+    "rainy day, …, felt cosy", "Mood: a bit flat. Weather: rainy.", "3月1号，…") fill their slots
+    and leave the entry's words: what is kept in its own field is not said twice. The rest of
+    the entry is the user's prose, every word of it."""
     content = out.get("content")
     if not isinstance(content, str):
         return
     zh = re.search("[\u4e00-\u9fff]", content) is not None
-    clauses = [c.strip() for c in re.split(r"[，,；;。]\s*" if zh else r"\s*[,;]\s*|\.\s+", content) if c.strip()]
-    if len(clauses) < 2:
+    parts = re.split(r"([，,；;。]\s*)" if zh else r"(\s*[,;]\s*|(?<=[a-z])\.\s+)", content)
+    clauses, seps = parts[::2], parts[1::2]
+    if len([c for c in clauses if c.strip()]) < 2:
         if isinstance(out.get("mood"), str) and zh:
             out["mood"] = _DEGREE_ZH.sub("", out["mood"]) if len(_DEGREE_ZH.sub("", out["mood"])) >= 2 else out["mood"]
         return
-    for clause in clauses:
-        weather = (_WEATHER_ZH if zh else _WEATHER_EN).fullmatch(clause.rstrip("!.！"))
-        mood_said = ((_MOOD_CLAUSE_ZH if zh else _MOOD_CLAUSE_EN).fullmatch(clause.rstrip("!.！"))
-                     or (_MOOD_NAMED_ZH if zh else _MOOD_NAMED_EN).fullmatch(clause.rstrip("!.！")))
-        if weather and "weather" in props and not out.get("weather"):
+    kept: list[int] = []
+    for i, raw in enumerate(clauses):
+        clause = raw.strip().rstrip("!.！")
+        labelled = _LABELLED_EN.fullmatch(clause) if not zh else None
+        weather = (_WEATHER_ZH if zh else _WEATHER_EN).fullmatch(clause)
+        mood_said = ((_MOOD_CLAUSE_ZH if zh else _MOOD_CLAUSE_EN).fullmatch(clause)
+                     or (_MOOD_NAMED_ZH if zh else _MOOD_NAMED_EN).fullmatch(clause))
+        day = _DAY_CLAUSE.fullmatch(clause)
+        if labelled and labelled.group("k").casefold() in props and not out.get(labelled.group("k").casefold()):
+            out[labelled.group("k").casefold()] = labelled.group("v").strip()
+        elif weather and "weather" in props and (not out.get("weather") or out["weather"] == weather.group("w")):
             out["weather"] = weather.group("w")
         elif mood_said and "mood" in props and (not out.get("mood") or str(out["mood"]) in clause):
             out["mood"] = mood_said.group("m")
+        elif day and i == 0 and "date" in props:
+            out.setdefault("date", day.group(0).strip())
+        elif clause:
+            kept.append(i)
+            continue
+        if labelled or weather or mood_said or day:
+            continue
+    if kept and len(kept) < len([c for c in clauses if c.strip()]):
+        words = clauses[kept[0]].strip()
+        for i in kept[1:]:
+            words += (seps[i - 1] if i - 1 < len(seps) and i - 1 >= kept[0] else ("，" if zh else ", ")) + clauses[i].strip()
+        out["content"] = words.strip(" ，,;；") or content
 
 
+
+# "Mood: a bit flat", "Weather: rainy": a field said by its name; "3月1号", "yesterday": the entry's day.
+_LABELLED_EN = re.compile(r"(?P<k>mood|weather)\s*:\s*(?P<v>[a-z][a-z ,'-]{0,30})", re.I)
+_DAY_CLAUSE = re.compile(r"(?:\d{1,2}\s*月\s*\d{1,2}\s*[日号]|昨天|前天|yesterday|(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
+                         r"(?:\s*的日记)?", re.I)
 _FAMILY_ZH = r"(?:我|妈妈|爸爸|老妈|老爸|妈|爸|老婆|老公|媳妇|奶奶|爷爷|外婆|外公|姥姥|姥爷|孩子|儿子|女儿|宝宝|小[\u4e00-\u9fff]|[\u4e00-\u9fff]{1,2}老师)"
 _ITEM_LEAD_ZH = re.compile(rf"^(?:(?:给|帮|替){_FAMILY_ZH}?\s*买|{_FAMILY_ZH}\s*(?:让|叫|要)(?:我)?\s*买|{_FAMILY_ZH}\s*(?:想要|要|需要)"
                            r"|(?:购物)?(?:清单|单子|列表)(?:里|上)?\s*(?:再)?(?:加|添)|(?:里|上)(?=\s|个|一))\s*(?:个|一个|一台|一件|一本|一双|一套|点|些)?\s*(?=\S)"
