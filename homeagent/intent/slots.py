@@ -81,7 +81,7 @@ _ENUM_WORDS: dict[str, tuple[str, ...]] = {
     "income": ("收入", "到账", "进账", "工资", "收到", "income", "got paid", "salary", "earned", "earn", "earnings"),
     "expense": ("花了", "支出", "花钱", "花哪", "花掉", "开销", "开支", "消费", "造了", "spent", "paid", "spend", "spending",
                 "the damage"),
-    "lent": ("借给", "借走", "lent", "borrowed my", "borrowed from me"),
+    "lent": ("借给", "借走", "拿走", "借去", "lent", "borrowed my", "borrowed from me"),
     "borrowed": ("借了", "向", "borrowed", "from"),
     "paused": ("暂停", "pause"),
     "want": ("想看", "想读", "want to", "wanna", "watch list", "watchlist", "want-to-watch"),

@@ -65,8 +65,9 @@ _LEND_MORE = (
     re.compile(r"(?P<person>[A-Z][\w'-]*)\s+(?:returned|gave back|brought back|handed back)\s+(?:my|our|the|a|an)\s+"
                r"(?P<item>[\w' -]+?)(?=[,.!]|$|\s+(?:today|yesterday|this))"),
     re.compile(r"把(?P<item>[\u4e00-\u9fffA-Za-z0-9]{1,8}?)借给了?(?:楼下的?|隔壁的?|同事|朋友|邻居)?(?P<person>[\u4e00-\u9fff]{1,4}?)(?:了|[，,。]|$)"),
-    re.compile(r"从(?P<person>[\u4e00-\u9fff]{1,4}?)(?:那里|那儿|那|这)借了?(?:一[个把台本件辆只]|[个本把])?《?(?P<item>[\u4e00-\u9fffA-Za-z0-9]{1,10}?)"
-               r"》?(?:[，,。]|$)"),
+    re.compile(r"(?:从|向|跟|找)(?:邻居|同事|朋友|同学|楼下的?|隔壁的?|楼上的?)?(?P<person>(?!那|这)[\u4e00-\u9fff]{1,4}?)(?:家|那里|那儿|那|这)?借了?"
+               r"(?:一[个把台本件辆只副套]|[个本把台])?《?(?P<item>[\u4e00-\u9fffA-Za-z0-9]{1,10}?)》?(?:[，,。]|$)"),
+    re.compile(r"(?:我那|我的|我家的?)?(?P<item>[\u4e00-\u9fffA-Za-z0-9]{1,8}?)(?:让|被)(?P<person>[\u4e00-\u9fff]{1,4}?)(?:拿走|借走|借去|拿去)了?"),
 )
 _THAT_RE = re.compile(r"^(?:down\s+)?(?:that|saying|says|reading|to say)\s+(?=\S)", re.I)
 _QUOTES_RE = re.compile(r"[“\"「『‘](?P<q>[^”\"」』’]{1,40})[”\"」』’]"
@@ -312,10 +313,11 @@ def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any],
         if not ("person" in props and "item" in props):
             break
         m = lend.search(text)
-        if m and (not out.get("person") or not out.get("item") or str(out.get("person")) in str(out.get("item"))
-                  or " " in str(out.get("item")).strip()):
+        if m:  # a lending said in one of its frames: the frame's thing and person
             out["item"], out["person"] = m.group("item").strip(), m.group("person").strip()
             break
+    if "returned" in props and isinstance(out.get("item"), str):  # "把上次借的相机还回来了": the camera
+        out["item"] = re.sub(r"^(?:上次|之前|前几天|那次)?借(?:走|去)?的(?=\S{2})", "", out["item"].strip()) or out["item"]
     _flags_and_parts(text, action, props, out)
     if lookup and "id" in props and "id" not in out:  # "remove countdown 2": the record's number
         for key in _LOOKUP_KEYS:

@@ -174,3 +174,17 @@ def test_what_money_went_on_and_where_a_thing_goes(layer: IntentLayer, text: str
 def test_how_many_said_in_english(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = layer.fill(action, text)
     assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # A thing lent or borrowed, said in one of its frames: the frame's thing and person.
+    ("把帐篷借给了小李，他说下周六还", "record_item_lend", {"item": "帐篷", "person": "小李", "direction": "lent"}),
+    ("从邻居张阿姨家借了个梯子", "record_item_lend", {"item": "梯子", "person": "张阿姨", "direction": "borrowed"}),
+    ("我从邻居那借了一个梯子", "record_item_lend", {"item": "梯子", "person": "邻居"}),
+    ("向同事老周借了一本《三体》，月底还他", "record_item_lend", {"item": "三体", "person": "老周"}),
+    ("我那帐篷让大刘拿走了，说是借几天", "record_item_lend", {"item": "帐篷", "person": "大刘", "direction": "lent"}),
+    ("表妹把上次借的相机还回来了", "record_item_lend", {"item": "相机", "person": "表妹", "returned": True}),
+])
+def test_a_thing_lent_or_borrowed(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
