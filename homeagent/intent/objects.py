@@ -246,6 +246,8 @@ _DONE_TAIL_ZH = re.compile(r"(?<=\S{2})\s*(?:填完|写完|寄出去|寄走|寄�
 # what became of a thing looked up ("挂面吃完了", "旧的加湿器扔了"); a day's check-in missed ("背单词忘了").
 _MAKE_LEAD_ZH = re.compile(r"^(?:(?:新|重新)?(?:建|设|定|立|开|添|加|搞|弄)(?:个|一个|一下|一项)|开始(?:坚持|每天)?|坚持|打算|准备)"
                            r"\s*(?=\S{2})")
+_HELD_LEAD_ZH = re.compile(r"^(?:[\u4e00-\u9fff]{1,3}\s+)?(?:有个|有一个|有场|有一场)(?=\S{2})|^[\u4e00-\u9fff]{1,3}\s+有(?=\S{2})"
+                           r"|^开(?=\S{1,8}会$)")
 _MADE_FOR_ZH = re.compile(r"给(?P<x>[^，,。\s]{2,8}?)(?P<v>(?:新)?(?:建|设|定|开|加|弄|搞|立)(?:个|一个|一下)?)?")
 _STOP_LEAD_ZH = re.compile(r"^(?:不想再|不想|不再|别再|不用再|不要再)(?:记录?|打卡|坚持|练|做)?\s*(?=\S{2})")
 _HABIT_TAIL_ZH = re.compile(r"(?<=\S{2})\s*(?:忘了?|忘记了?|打卡|这个习惯|的习惯|习惯|(?:练|去|跑|做|打|学|读|弄|背|写)(?:完|过)了?)$")
@@ -290,6 +292,8 @@ def zh_edges(value: str, key: str, action: str, props: Mapping[str, Any]) -> str
             out = _LOOKUP_LEAD_ZH.sub("", _KEPT_AS_ZH.sub("", out))
     elif key in ("habit", "title"):
         out = _MAKE_LEAD_ZH.sub("", out)
+        if key == "title" and "start" in props:  # "开家长会", "有个dinner party", "孩子 有钢琴课": the event
+            out = _HELD_LEAD_ZH.sub("", out.strip()) or out
         made_for = _MADE_FOR_ZH.fullmatch(out.strip())  # "给高考建个(倒计时)", "给跑步(定个目标)"
         if made_for and (made_for.group("v") or action in ("create_goal", "create_countdown")):
             out = made_for.group("x")

@@ -188,3 +188,16 @@ def test_how_many_said_in_english(layer: IntentLayer, text: str, action: str, ex
 def test_a_thing_lent_or_borrowed(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = layer.fill(action, text)
     assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # The event, not its holding: 开家长会 is the parents' meeting; 有个 is no part of the title.
+    ("周五下午3点开家长会，在学校三楼会议室", "家长会"),
+    ("周五晚上7点在Lily家有个dinner party", "dinner party"),
+    ("孩子每周六上午9点有钢琴课，加到日历里", "钢琴课"),
+    # Words that only start like it keep their first character.
+    ("明天开车去机场接人", "开车去机场接人"),
+    ("有氧操课周三晚上7点", "有氧操课"),
+])
+def test_an_event_not_its_holding(layer: IntentLayer, text: str, expected: str) -> None:
+    assert layer.fill("create_event", text).get("title") == expected
