@@ -254,6 +254,8 @@ def people(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
     out = dict(args)
     person = _PERSON_LEAD_RE.sub("", out["person"].strip()).strip() or out["person"]
     person = re.sub(r"(?<=\S{2})的$", "", person)  # "王叔的电话": 王叔
+    person = re.sub(r"\s+(?:to|in|into|on)\s+(?:my|our|the)\s+(?:contacts?(?:\s+list)?|address book|phone(?:book)?)$", "", person,
+                    flags=re.I) or person  # "Hannah to my contacts"
     about = _ABOUT_RE.search(person)
     relation = out.get("relation")
     if about is not None and isinstance(relation, str) and re.fullmatch(rf"[{_HAN}]{{2,4}}", relation.strip()):

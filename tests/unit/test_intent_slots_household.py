@@ -201,3 +201,13 @@ def test_a_thing_lent_or_borrowed(layer: IntentLayer, text: str, action: str, ex
 ])
 def test_an_event_not_its_holding(layer: IntentLayer, text: str, expected: str) -> None:
     assert layer.fill("create_event", text).get("title") == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # The contacts a person goes into are not their name.
+    ("Add our babysitter Hannah to my contacts, phone 555-0134", {"person": "Hannah", "relation": "babysitter"}),
+    ("Put Mike Thompson in my contacts, note: coaches the under-10s", {"person": "Mike Thompson"}),
+])
+def test_a_contact_s_name(layer: IntentLayer, text: str, expected: dict) -> None:
+    args = layer.fill("add_person", text)
+    assert _has(args, expected), args
