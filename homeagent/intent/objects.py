@@ -700,6 +700,7 @@ def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
     _en_count(text, props, out)
     _book(text, props, out)
     _body(text, props, out)
+    _note_said_en(text, props, out)
     # What came back, said in the past ("Tom returned the drill", "小刘的200块钱我还了"); a
     # promise to give it back is no return.
     if "returned" in props and "returned" not in out and _RETURNED_RE.search(text):
@@ -892,8 +893,27 @@ _HEIGHT_RE = re.compile(r"(?:身高|个子|height|tall)\D{0,12}?(?P<n>\d{2,3}(?:
 _FAT_RE = re.compile(r"(?:体脂率?|body fat)\D{0,16}?(?P<n>\d{1,2}(?:\.\d+)?)\s*(?:%|percent|个点)?", re.I)
 
 
+_WEIGHT_EN = re.compile(r"\bweight\s*(?:is|was|of|:)?\s*(?P<n>\d{2,3}(?:\.\d+)?)\s*(?:kg|kilos?|kilograms?)?\b", re.I)
+# "…, note it's after the holiday", "create a countdown and note that we should book": the note said.
+_NOTE_SAID_EN = re.compile(r"(?:^|[,;.]\s*|\s+and\s+)(?:please\s+)?(?:add\s+a\s+)?note(?:\s+(?:that|it's|it is|down that|down))?\s*[:-]?\s*"
+                           r"(?P<n>[^,;]{3,}?)\s*[.!]?$", re.I)
+
+
+def _note_said_en(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    if "note" not in props or not text.isascii() or (m := _NOTE_SAID_EN.search(text)) is None:
+        return
+    note = out.get("note")
+    if not note or (isinstance(note, str) and (m.group("n").strip() in note or re.match(r"(?:create|set up|add|make)\b", note, re.I))):
+        out["note"] = m.group("n").strip()
+
+
 def _body(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
-    """A height and a body fat said among body measurements are their own slots, not a weight."""
+    """A height and a body fat said among body measurements are their own slots, not a weight;
+    a weight said by name among them ("Waist 84 cm, weight 80.2") is the weight."""
+    if "weight_kg" in props and out.get("weight_kg") in (None, "") and (w := _WEIGHT_EN.search(text)):
+        out["weight_kg"] = float(w.group("n")) if "." in w.group("n") else int(w.group("n"))
+        if isinstance(out.get("note"), str) and out["note"].strip().casefold() == w.group(0).strip().casefold():
+            del out["note"]
     for key, rx in (("height_cm", _HEIGHT_RE), ("body_fat", _FAT_RE)):
         said = out.get(key)
         if key not in props or isinstance(said, int | float) or (isinstance(said, str) and re.fullmatch(r"\s*\d+(?:\.\d+)?\s*", said)):

@@ -211,3 +211,15 @@ def test_an_event_not_its_holding(layer: IntentLayer, text: str, expected: str) 
 def test_a_contact_s_name(layer: IntentLayer, text: str, expected: dict) -> None:
     args = layer.fill("add_person", text)
     assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # A note said as one, after the record's words; a weight said by name among measurements.
+    ("Record my weight: 65 kilos, note it's after the holiday", "record_body", {"weight_kg": 65, "note": "after the holiday"}),
+    ("Waist 84 cm, weight 80.2", "record_body", {"waist_cm": 84, "weight_kg": 80.2, "note": None}),
+    ("Our 10th wedding anniversary is on May 2nd, create a countdown and note that we should book the restaurant",
+     "create_countdown", {"note": "we should book the restaurant"}),
+])
+def test_a_note_and_a_weight_said_by_name(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
