@@ -1096,14 +1096,14 @@ class IntentLayer:
                question: bool = False, ctx: _Context | None = None, reason: str = "confident") -> Route:
         spec = self.registry.get(action)
         assert spec is not None
-        for key in ("person", "pet", "plant"):
-            if ctx is None or not isinstance(args.get(key), str) or not _PERSON_PRONOUN_RE.match(args[key].strip()):
+        for whose in ("person", "pet", "plant"):
+            if ctx is None or not isinstance(args.get(whose), str) or not _PERSON_PRONOUN_RE.match(args[whose].strip()):
                 continue
             # "他刚还了200", "he just paid back 50", "And fed him": whom the last record named
-            before = next((a for name, a, _ in reversed(ctx.done) if isinstance(a.get(key), str)), {})
-            who = ctx.last_data.get(key) or before.get(key)
+            before: dict[str, Any] = next((a for _, a, _ in reversed(ctx.done) if isinstance(a.get(whose), str)), {})
+            who = ctx.last_data.get(whose) or before.get(whose)
             if isinstance(who, str) and who.strip():
-                args = {**args, key: who}
+                args = {**args, whose: who}
                 note = args.get("note")
                 if isinstance(note, str) and _PERSON_PRONOUN_RE.match(note.strip()) and len(note) <= 16:
                     args = {k: v for k, v in args.items() if k != "note"}  # (what was left of the sentence)
@@ -1171,7 +1171,7 @@ class IntentLayer:
                 args[main] = text[again.end():].strip("，,。. ")
             # One more of the same kind: whose it is and what kind carry over ("And fed him" after
             # walking Biscuit; "Also Slow Horses" after a show to watch).
-            before = next((a for name, a, _ in reversed(ctx.done) if name == ctx.last_action), {})
+            before: dict[str, Any] = next((a for name, a, _ in reversed(ctx.done) if name == ctx.last_action), {})
             for key in _CARRIED_KEYS:
                 said = args.get(key)
                 if key in before and key != main and (said is None or _HIM_RE.fullmatch(str(said).strip())):

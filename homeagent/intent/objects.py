@@ -369,8 +369,8 @@ def _what_for_zh(text: str, out: Mapping[str, Any]) -> str:
 
 _MONEY_COMMAND_ZH = re.compile(r"(?:帮我|给我|再)?\s*(?:记|计|存)\s*(?:个|一笔|一下|上|下来?|好)?\s*(?:账|帐)?\s*(?:expense|income)?"
                                r"(?:\s*记上)*(?:吧|啊|哈|一哈)?|记成\S*|记在\S*|记到\S*|记为\S*", re.I)
-_MONEY_SAID_ZH = re.compile(rf"(?:花了|花掉|付了|交了|扣我|扣了|扣|用了|到账了?|收入)?\s*(?:[¥￥$€£]\s*)?"
-                            rf"(?:\d[\d,]*(?:\.\d+)?\s*(?:万|千|w|k)?|(?<=[花付交扣用])(?:了|掉|我)?[零一二两三四五六七八九十百千万]+|[零一二两三四五六七八九十百千万]{{2,}})"
+_MONEY_SAID_ZH = re.compile(r"(?:花了|花掉|付了|交了|扣我|扣了|扣|用了|到账了?|收入)?\s*(?:[¥￥$€£]\s*)?"
+                            r"(?:\d[\d,]*(?:\.\d+)?\s*(?:万|千|w|k)?|(?<=[花付交扣用])(?:了|掉|我)?[零一二两三四五六七八九十百千万]+|[零一二两三四五六七八九十百千万]{2,})"
                             r"\s*(?:块钱|块|快|元|日元|美元|美金|刀|欧元|英镑|港币|港元)?", re.I)
 _MONEY_DAY_ZH = re.compile(r"(?:今天|昨天|前天|刚才|早上|中午|晚上|这个月|上个月|本月|每个月|每月|每年|每周)(?:自动)?")
 
@@ -731,9 +731,9 @@ def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
     record_words(text, action, props, out)
     if lookup and (disposed := _DISPOSED_ZH.search(text)):
         # "快递取回来了，把取快递那条勾掉吧": the record is the one the 把 clause points at
-        key = next((k for k in ("content", "title", "item", "habit") if k in props and isinstance(out.get(k), str)), None)
-        if key is not None:
-            out[key] = zh_edges(re.sub(r"(?<=\S{2})的$", "", disposed.group("x").strip()), key, action, props) or out[key]
+        named = next((k for k in ("content", "title", "item", "habit") if k in props and isinstance(out.get(k), str)), None)
+        if named is not None:
+            out[named] = zh_edges(re.sub(r"(?<=\S{2})的$", "", disposed.group("x").strip()), named, action, props) or out[named]
     if not action.startswith(CREATES):
         changes(text, action, props, out)
     for key in _NAME_KEYS:
@@ -745,7 +745,10 @@ def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
 def _zh_more(text: str, action: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
     """Slot-specific words around a Chinese name: a task's 把 clause is whole ("把车开去年检"),
     "把X加进去" adds X, a pet's kind before its name, a person before what they did."""
-    from homeagent.intent.slots import INTO_LIST_RE, command_clause  # (slots reads tidy, tidy reads this module)
+    from homeagent.intent.slots import (  # (slots reads tidy, tidy reads this module)
+        INTO_LIST_RE,
+        command_clause,
+    )
 
     content = out.get("content")
     if isinstance(content, str) and "due" in props and action.startswith("create_") and not content.startswith("把") \

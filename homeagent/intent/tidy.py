@@ -22,8 +22,8 @@ from typing import Any
 from homeagent.intent.fuzzy import HEAD_COLON
 from homeagent.intent.month_end import MONTH_END_RE, month_end
 from homeagent.intent.objects import CREATES, refine
-from homeagent.intent.structured import duration_minutes
 from homeagent.intent.slots import INTO_LIST_RE
+from homeagent.intent.structured import duration_minutes
 from homeagent.numbers import parse_number
 from homeagent.text import has_han
 
