@@ -246,6 +246,8 @@ _DONE_TAIL_ZH = re.compile(r"(?<=\S{2})\s*(?:填完|写完|寄出去|寄走|寄�
 # what became of a thing looked up ("挂面吃完了", "旧的加湿器扔了"); a day's check-in missed ("背单词忘了").
 _MAKE_LEAD_ZH = re.compile(r"^(?:(?:新|重新)?(?:建|设|定|立|开|添|加|搞|弄)(?:个|一个|一下|一项)|开始(?:坚持|每天)?|坚持|打算|准备)"
                            r"\s*(?=\S{2})")
+_DONE_DAY_RE = re.compile(r"今天|昨天|前天|刚才|刚刚|今早|昨晚|today|yesterday|this morning|last night|earlier today"
+                          r"|(?:on\s+|last\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day|上(?:周|星期|礼拜)[一二三四五六日天]", re.I)
 _HELD_LEAD_ZH = re.compile(r"^(?:[\u4e00-\u9fff]{1,3}\s+)?(?:有个|有一个|有场|有一场)(?=\S{2})|^[\u4e00-\u9fff]{1,3}\s+有(?=\S{2})"
                            r"|^开(?=\S{1,8}会$)")
 _MADE_FOR_ZH = re.compile(r"给(?P<x>[^，,。\s]{2,8}?)(?P<v>(?:新)?(?:建|设|定|开|加|弄|搞|立)(?:个|一个|一下)?)?")
@@ -707,6 +709,9 @@ def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
         out["returned"] = True
     if "repayment" in props and "repayment" not in out and _REPAID_RE.search(text):
         out["repayment"] = True
+    back = out.get("returned") is True or out.get("repayment") is True
+    if back and "date" in props and not out.get("date") and isinstance(out.get("due"), str) and _DONE_DAY_RE.fullmatch(out["due"].strip()):
+        out["date"] = out.pop("due")  # "Tom returned the ladder yesterday": the day it came back, not a due day
     if "hours" in props and out.get("hours") in (None, ""):  # "眯了4个钟", "睡了四个钟": hours
         m = re.search(rf"(?P<n>{NUM})\s*个\s*(?P<half>半)?\s*钟(?!点|头)", text)
         number = parse_number(m.group("n")) if m else None

@@ -223,3 +223,16 @@ def test_a_contact_s_name(layer: IntentLayer, text: str, expected: dict) -> None
 def test_a_note_and_a_weight_said_by_name(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = layer.fill(action, text)
     assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # The day a thing came back is the record's day, not a due day; a promise keeps its due.
+    ("Tom returned the ladder yesterday", "record_item_lend", {"date": "yesterday", "due": None, "returned": True}),
+    ("Priya paid me back the 30 she owed today", "record_money_lend", {"date": "today", "due": None}),
+    ("Lent Chris 500, he'll pay it back Friday", "record_money_lend", {"due": "Friday", "date": None}),
+    # "记一下午饭": 一下 + 午饭, no afternoon.
+    ("记一下午饭花了35快", "record_transaction", {"date": None, "note": "午饭"}),
+])
+def test_the_day_said_is_the_day_it_means(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
