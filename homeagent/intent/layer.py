@@ -207,9 +207,8 @@ _ENTITY_NOUNS = (
     ("habit", re.compile(r"习惯|\bhabits?\b", re.I)),
     ("note", re.compile(r"笔记|\b(?:the|my|a) notes?\b", re.I)),
 )
-# What one more of the same keeps from the record before it, and a pronoun standing for whose it is.
+# What one more of the same keeps from the record before it.
 _CARRIED_KEYS = ("pet", "plant", "person", "kind", "status", "type", "direction", "currency", "meal")
-_HIM_RE = re.compile(r"him|her|them|it|他|她|它|他们|她们", re.I)
 _TOO_RE = re.compile(r"^and\s+(.+?)\s+(?:too|as well)[\s.!]*$", re.I)
 _AND_MORE_RE = re.compile(r"^(?:and|plus|also)\s+(?:some\s+|a\s+|an\s+)?(?P<x>[^?？,，]{2,30}?)[\s.!]*$|^(?:还有|再来)(?P<zh>[^?？，,]{1,10}?)[吧。！!]*$",
                           re.I)
@@ -1169,12 +1168,11 @@ class IntentLayer:
             main = _main_key(self.registry.get(ctx.last_action))
             if main and not args.get(main):
                 args[main] = text[again.end():].strip("，,。. ")
-            # One more of the same kind: whose it is and what kind carry over ("And fed him" after
-            # walking Biscuit; "Also Slow Horses" after a show to watch).
+            # One more of the same kind: whose it is and what kind carry over ("Also Slow Horses"
+            # after a show to watch); a pronoun for whose it is ("And fed him") is _calls' to resolve.
             before: dict[str, Any] = next((a for name, a, _ in reversed(ctx.done) if name == ctx.last_action), {})
             for key in _CARRIED_KEYS:
-                said = args.get(key)
-                if key in before and key != main and (said is None or _HIM_RE.fullmatch(str(said).strip())):
+                if key in before and key != main and args.get(key) is None:
                     args[key] = before[key]
             return self._calls(ctx.last_action, args, prediction, lang, ctx=ctx, reason="follow-up: again")
         shift = find_shift(text)

@@ -23,6 +23,7 @@ from typing import Any
 from homeagent.intent.changes import changes
 from homeagent.intent.fuzzy import INTERJECTIONS_ZH
 from homeagent.intent.records import record_words
+from homeagent.intent.slots import INTO_LIST_RE, command_clause
 from homeagent.numbers import NUM, parse_number
 
 _HAN = r"\u4e00-\u9fff"
@@ -750,11 +751,6 @@ def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
 def _zh_more(text: str, action: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
     """Slot-specific words around a Chinese name: a task's 把 clause is whole ("把车开去年检"),
     "把X加进去" adds X, a pet's kind before its name, a person before what they did."""
-    from homeagent.intent.slots import (  # (slots reads tidy, tidy reads this module)
-        INTO_LIST_RE,
-        command_clause,
-    )
-
     content = out.get("content")
     if isinstance(content, str) and "due" in props and action.startswith("create_") and not content.startswith("把") \
             and ("把" + content) in text and len(content) >= 3 \

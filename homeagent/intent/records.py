@@ -419,7 +419,8 @@ def diary(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
     zh = re.search("[\u4e00-\u9fff]", content) is not None
     parts = re.split(r"([，,；;。]\s*)" if zh else r"(\s*[,;]\s*|(?<=[a-z])\.\s+)", content)
     clauses, seps = parts[::2], parts[1::2]
-    if len([c for c in clauses if c.strip()]) < 2:
+    said = sum(1 for c in clauses if c.strip())
+    if said < 2:
         if isinstance(out.get("mood"), str) and zh:
             out["mood"] = _DEGREE_ZH.sub("", out["mood"]) if len(_DEGREE_ZH.sub("", out["mood"])) >= 2 else out["mood"]
         return
@@ -441,15 +442,9 @@ def diary(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
             out.setdefault("date", day.group(0).strip())
         elif clause:
             kept.append(i)
-            continue
-        if labelled or weather or mood_said or day:
-            continue
-    if kept and len(kept) < len([c for c in clauses if c.strip()]):
-        words = clauses[kept[0]].strip()
-        for i in kept[1:]:
-            words += (seps[i - 1] if i - 1 < len(seps) and i - 1 >= kept[0] else ("，" if zh else ", ")) + clauses[i].strip()
+    if kept and len(kept) < said:  # each kept clause after the first with the separator said before it
+        words = clauses[kept[0]].strip() + "".join(seps[i - 1] + clauses[i].strip() for i in kept[1:])
         out["content"] = words.strip(" ，,;；") or content
-
 
 
 # "Mood: a bit flat", "Weather: rainy": a field said by its name; "3月1号", "yesterday": the entry's day.
