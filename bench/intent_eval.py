@@ -113,6 +113,9 @@ def arg_matches(action: str, key: str, expected: Any, actual: Any) -> bool:
         if got is not None and want is not None and "@" not in want:
             got = got.split("@")[0]  # "每周四晚上8点" for "每周四": the rule is right; its hour is the start's to grade
         return got is not None and got == want
+    if action == "record_water" and key == "amount":  # stored as millilitres: "一杯" is "1杯" is 250
+        got = water_ml(actual, 250)
+        return got is not None and got == water_ml(expected, 250)
     if re.fullmatch(r"\d{2}:\d{2}|\d{2}-\d{2}", str(expected)):
         # A time of day (a habit's reminder) or a day of the year (a birthday), as stored.
         try:
@@ -195,6 +198,33 @@ def finds_same(action: str, key: str, expected: Any, actual: Any) -> bool:
     return bool(words) and all(word in record and len(word) >= (3 if word.isascii() else 2) for word in words)
 
 
+_SAID_NUMBER = re.compile(r"\d[\d,.]*\s*(?:万|k\b)?|[零一二两三四五六七八九十百千万]+")
+
+
+def goal_title_same(action: str, key: str, expected: Any, args: dict[str, Any]) -> bool:
+    """A goal's title with or without the number its target stores: "read 24 books" and
+    "read books" with target 24 are one goal, as are 减重5公斤 and 减重 with target 5 公斤
+    (writers put the number in the title about as often as they leave it out)."""
+    title, target = args.get("title"), args.get("target")
+    if action != "create_goal" or key != "title" or not isinstance(expected, str) or not isinstance(title, str):
+        return False
+    value = None if target is None else _number(action, "target", target)
+    if value is None:
+        return False
+    unit = str(args.get("unit") or "").strip()
+
+    def bare(text: str) -> str:
+        def drop(m: re.Match[str]) -> str:
+            number = parse_number(m.group(0).replace(",", "").strip())
+            return "" if number is not None and abs(number - value) < 1e-6 else m.group(0)
+        rest = _SAID_NUMBER.sub(drop, text)
+        if unit:
+            rest = re.sub(rf"(?<![^\W\d_])\s*{re.escape(unit)}\b|{re.escape(unit)}(?=[\u4e00-\u9fff]|$)", "", rest,
+                          count=1, flags=re.I) if len(rest) < len(text) else rest
+        return _norm(rest)
+    return bare(expected) == bare(title)
+
+
 def key_right(item: dict[str, Any], calls: list[tuple[str, dict[str, Any]]], key: str) -> bool:
     expected, first = item["args"][key], calls[0][1]
     if isinstance(first.get("id"), int) and item.get("before") and (key == "id" or key in _LOOKUP_KEYS):
@@ -223,7 +253,8 @@ def key_right(item: dict[str, Any], calls: list[tuple[str, dict[str, Any]]], key
         return got == sorted(_norm(e) for e in expected)
     return (arg_matches(item["action"], key, expected, first.get(key))
             or finds_same(item["action"], key, expected, first.get(key))
-            or query_covers(item["action"], key, expected, first))
+            or query_covers(item["action"], key, expected, first)
+            or goal_title_same(item["action"], key, expected, first))
 
 
 def key_misses(ran: list[dict[str, Any]]) -> list[tuple[str, int, int, int]]:

@@ -146,7 +146,8 @@ def water_ml(value: Any, cup_ml: int) -> int | None:
     number = find_number(text)
     number = 1.0 if number is None else number
     known = r"ml|毫升|升|\bl\b|liter|litre|瓶|bottle|杯|cup|glass|口"
-    if re.search(rf"[a-z{HAN}]", re.sub(rf"{NUM}|个|半|{known}|of|water|水|e?s\b|\s", "", text)):
+    counted = r"\b(?:an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|couple|dozen|half)\b"
+    if re.search(rf"[a-z{HAN}]", re.sub(rf"{counted}|{NUM}|个|半|{known}|of|water|水|e?s\b|\s", "", text)):
         return None  # a unit we do not know: ask for millilitres or cups
     if re.search(r"ml|毫升", text):
         return int(number)

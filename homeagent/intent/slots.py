@@ -511,7 +511,7 @@ _COMMAND_ZH_RE = re.compile(
     r"此刻|心情|睡眠|一笔|这个|这条|它|下来|起来|一下|下|里面?|上面?|中|到|进|在|吧|哈|啊|呀|啦|了|着|我|的|哦|嗯|"
     r"[\s，,。.!！、~～]",
 )
-_COMMAND_EN_WORDS = frozenset(re.findall(r"\S+",
+COMMAND_EN_WORDS = frozenset(re.findall(r"\S+",
     "put add save log write note jot record track store keep remember hang mark tick cross count it that this them him her "
     "one down in into on onto to my the our a please for me list lists calendar contacts contact watchlist wishlist "
     "inventory address birthday notes reading shopping grocery can you could would just and also off too thanks "
@@ -532,7 +532,7 @@ def command_clause(clause: str) -> bool:
             return _MIXED_COMMAND_RE.fullmatch(words) is not None  # "帮我set个goal", "设个countdown"
         return not _COMMAND_ZH_RE.sub("", words)
     tokens = re.findall(r"[a-z']+", words.casefold())
-    return bool(tokens) and all(t in _COMMAND_EN_WORDS for t in tokens) and not re.search(r"\d", words)
+    return bool(tokens) and all(t in COMMAND_EN_WORDS for t in tokens) and not re.search(r"\d", words)
 
 
 def strip_command_clauses(text: str) -> str:

@@ -22,7 +22,7 @@ from typing import Any
 from homeagent.intent.fuzzy import HEAD_COLON
 from homeagent.intent.month_end import MONTH_END_RE, month_end
 from homeagent.intent.objects import CREATES, refine
-from homeagent.intent.slots import INTO_LIST_RE
+from homeagent.intent.slots import COMMAND_EN_WORDS, INTO_LIST_RE
 from homeagent.intent.structured import duration_minutes
 from homeagent.numbers import parse_number
 from homeagent.text import has_han
@@ -129,6 +129,34 @@ _MARKED_NAME_EN = re.compile(r"\b(?:the|my|our|that|this)\s+(?P<x>[A-Za-z0-9][\w
 _NOT_A_NAME_EN = re.compile(r"(?:old|new|last|first|second|third|other|same|whole|next|previous|latest|daily|weekly)", re.I)
 
 
+# Words that only command, point or name a kind: a sentence of them holds no record's name
+# ("Put it down as high priority.", "Delete that habit and all its history.", "Keep that somewhere.").
+_NO_NAME_EN = COMMAND_EN_WORDS | frozenset(re.findall(r"\S+",
+    "as high low medium urgent priority delete remove drop push move keep somewhere all its history task to-do todo "
+    "habit goal countdown event memo idea reminder"))
+_ONE_SENTENCE_KEYS = ("title", "habit", "item", "dish", "person", "plant", "pet", "medicine", "food", "subject", "label",
+                      "place")
+_SENTENCE_END_EN = re.compile(r"\s*[.!?]+(?:\s+|$)")
+# What a date taken out of a name leaves at its end ("Mia's parents' evening on", "… due by").
+_DANGLING_EN = re.compile(r"\s+(?:on|at|by|from|until|till|due)$", re.I)
+
+
+def one_sentence_en(value: str, text: str) -> str:
+    """An English name said in one sentence of several: the sentence with the most words of
+    its own, the first of equals ("I need to book the car in for its MOT. Put it down as high
+    priority." → the MOT one), less a preposition a taken-out date left at its end."""
+    sentences = [p for p in _SENTENCE_END_EN.split(value) if p.strip()]
+    if len(sentences) < 2:
+        return value
+    def own(sentence: str) -> int:
+        return sum(t not in _NO_NAME_EN for t in re.findall(r"[a-z0-9'’-]*[a-z][a-z0-9'’-]*", sentence.casefold()))
+    best = max(sentences, key=own).strip()
+    best = re.sub(r"^(?:i'm|i am|we're|we are)\s+(?:done|finished|through)\s+with\s+(?=\S)", "", best, flags=re.I)
+    cut = _DANGLING_EN.sub("", best)
+    at = text.find(cut)
+    return cut if cut and at >= 0 and cut != best and re.match(r"\s+\w+\s+\S", text[at + len(cut):]) else best
+
+
 def _said_of_it_en(value: str, text: str) -> str:
     """A looked-up English name without what is said of it: ", you can check that one off",
     "should end at 5 now", "not going to … anymore", "… thing"; or the name said before its
@@ -136,7 +164,7 @@ def _said_of_it_en(value: str, text: str) -> str:
     can't wait")."""
     out = re.sub(r"\s*,\s*(?:(?:you can|can you|please|just|so|and)\s+)?(?:check|tick|mark|cross|delete|remove|scrap|drop|cancel"
                  r"|get rid of|take)\b.*$", "", value, flags=re.I) or value
-    out = re.sub(r"\s+(?:should|will|needs? to|has to|must)\b.*$", "", out, flags=re.I) or out
+    out = re.sub(r"\s+(?:should|will|needs? to|has to|must|can wait|could wait|can be|could be)\b.*$", "", out, flags=re.I) or out
     out = re.sub(r"^(?:(?:we're|we are|i'm|i am)\s+)?not going to\s+(?:the\s+)?(?=\S)", "", out, flags=re.I) or out
     out = re.sub(r"\s+any\s?more$|\s+thing$", "", out, flags=re.I) or out
     marked = _MARKED_NAME_EN.search(text)
@@ -161,6 +189,8 @@ def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any],
                 out[new] = quoted[1]
     for key in keys:
         value = str(out[key])
+        if value.isascii() and (key in _ONE_SENTENCE_KEYS or key == "content" and action.endswith(("_task", "_idea"))):
+            value = one_sentence_en(value, text)  # (a note's, a diary's or a memo's words may be sentences)
         if lookup and key in _LOOKUP_KEYS:
             m = _POINTER_ZH_RE.search(value)
             if m and m.start() > 0:

@@ -325,3 +325,33 @@ def test_the_grader_reads_a_category_asked_as_the_query_as_the_action_reads_it()
     assert not grade.query_covers("list_transactions", "category", "餐饮", {"query": "交通"})
     assert not grade.query_covers("list_transactions", "category", "餐饮", {"query": "餐饮", "category": "交通"})
     assert not grade.query_covers("list_events", "category", "work", {"query": "work"})
+
+
+def test_the_grader_reads_water_as_the_millilitres_the_action_stores() -> None:
+    grade = _grader()
+    # record_water stores millilitres: "一杯" and "1杯", "两杯" and "2 glasses" are one amount.
+    assert grade.arg_matches("record_water", "amount", "1杯", "一杯")
+    assert grade.arg_matches("record_water", "amount", "2杯", "两杯")
+    assert grade.arg_matches("record_water", "amount", "2 glasses", "two glasses")
+    assert not grade.arg_matches("record_water", "amount", "2杯", "一杯")
+    assert grade.arg_matches("record_water", "amount", "2 glasses", "500ml")  # two 250 ml cups, as stored
+    assert not grade.arg_matches("record_water", "amount", "2 glasses", "300ml")
+    assert not grade.arg_matches("record_water", "amount", "2杯", "两碗")  # a unit the action does not know
+
+
+def test_the_grader_takes_a_goals_title_with_or_without_the_number_it_stores() -> None:
+    grade = _grader()
+    # The target and unit are stored beside the title: "read 24 books" and "read books" with
+    # target 24 are one goal, as are 减重5公斤 and 减重 with target 5 公斤.
+    assert grade.goal_title_same("create_goal", "title", "read 24 books", {"title": "read books", "target": 24})
+    assert grade.goal_title_same("create_goal", "title", "cycle 300 km",
+                                 {"title": "cycle", "target": 300, "unit": "km"})
+    assert grade.goal_title_same("create_goal", "title", "减重5公斤", {"title": "减重", "target": 5, "unit": "公斤"})
+    assert grade.goal_title_same("create_goal", "title", "read books", {"title": "read 24 books", "target": 24})
+    # Without the target stored, another number, or other words: no.
+    assert not grade.goal_title_same("create_goal", "title", "read 24 books", {"title": "read books"})
+    assert not grade.goal_title_same("create_goal", "title", "read 24 books", {"title": "read books", "target": 12})
+    assert not grade.goal_title_same("create_goal", "title", "lose 5 kg",
+                                     {"title": "lose before summer", "target": 5, "unit": "kg"})
+    assert not grade.goal_title_same("update_goal_progress", "title", "read 24 books",
+                                     {"title": "read books", "target": 24})

@@ -1,0 +1,30 @@
+"""Slot filling on forms households used in blind 10 once it became a development set:
+each case was wrong before its rule. The layer is trained as the daemon trains it."""
+
+from __future__ import annotations
+
+import pytest
+
+from homeagent.intent import IntentLayer
+
+
+def _has(got: dict, expected: dict) -> bool:
+    return {k: got.get(k) for k in expected} == expected
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # An English name is one sentence's words: not a command said in the next sentence, nor
+    # the remark before or after it.
+    ("I need to book the car in for its MOT. Put it down as high priority.", "create_task",
+     {"content": "book the car in for its MOT", "priority": "high"}),
+    ("I'm done with cold showers. Delete that habit and all its history.", "delete_habit", {"habit": "cold showers"}),
+    ("Ooh, I've got an idea. Start a tool library for the neighbourhood. Keep that somewhere.", "create_idea",
+     {"content": "Start a tool library for the neighbourhood"}),
+    ("Add Mia's parents' evening on the 12th at 6pm. It's only about 45 minutes.", "create_event",
+     {"title": "Mia's parents' evening", "duration_minutes": 45}),
+    ("The passport renewal can wait. Push it to the 20th and drop it to low priority.", "update_task",
+     {"content": "passport renewal", "priority": "low"}),
+])
+def test_an_english_name_is_one_sentences_words(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
