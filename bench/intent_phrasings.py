@@ -9,7 +9,8 @@ set and blinds 10-11, the sets measured but not trained on; compared without cas
 and end punctuation):
 independent writers say "What can you do?" alike, and a line trained on is no test.
 Follow-ups are left out (their meaning is in the turn before), and so is any text two
-sets label differently.
+sets label differently. A line written as a typo is marked `"typo": true`: it trains the
+classifier, but its character pairs are no real words to the homophone check.
 
     .venv/bin/python bench/intent_phrasings.py bench/data/intent_blind.jsonl ... bench/data/intent_blind9.jsonl
 """
@@ -49,17 +50,21 @@ def main() -> int:
         return 2
     unseen = {same(item["text"]) for path in held for item in lines(path)}
     labels: dict[str, set[str]] = {}
+    typos: set[str] = set()  # marked: their character pairs are no real words (homophones.py)
     for path in args.sets:
         for item in lines(path):
             if item["kind"] == "followup" or item.get("before"):
                 continue
             labels.setdefault(" ".join(item["text"].split()), set()).add(item["action"])
+            if item["kind"] == "typo":
+                typos.add(" ".join(item["text"].split()))
     dropped = {text for text in labels if same(text) in unseen}
     kept = sorted((text, next(iter(actions))) for text, actions in labels.items()
                   if len(actions) == 1 and text not in dropped)
     with args.out.open("w", encoding="utf-8") as fh:
         for text, action in sorted(kept, key=lambda ta: (ta[1], ta[0])):
-            fh.write(json.dumps({"text": text, "action": action}, ensure_ascii=False) + "\n")
+            line = {"text": text, "action": action, **({"typo": True} if text in typos else {})}
+            fh.write(json.dumps(line, ensure_ascii=False) + "\n")
     print(f"{len(kept)} phrasings ({len(dropped)} left out: in a held-out set; "
           f"{len(labels) - len(kept) - len(dropped)}: labelled two ways) -> {args.out}")
     return 0

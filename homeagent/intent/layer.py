@@ -76,6 +76,7 @@ from homeagent.intent.training import (
     LazyTemplates,
     Template,
     generate,
+    homophones,
     phrasings,
     phrasings_digest,
 )
@@ -503,6 +504,7 @@ class IntentLayer:
 
     async def route(self, text: str, member: str = "", channel: str = "", tools: Sequence[ToolDef] = ()) -> Route:
         started = time.perf_counter()
+        text = homophones().fix(text)  # "交房祖": a household word typed by its sound, as meant
         ctx = self._contexts.setdefault((member, channel), _Context())
         ctx.shown, ctx.listed = ctx.listed, None  # a listing is pointed at by the next turn only
         undone = [(ctx.last_text, name) for name, _, _ in ctx.done[:1]]
@@ -865,7 +867,7 @@ class IntentLayer:
         required = list(dict(spec.parameters).get("required", []))
         now = self.clock.now()
         templates = self.templates.get(action, [])
-        text = strip_fillers(fix_typos(text))  # "ok so remnd me…": the command words as meant
+        text = strip_fillers(fix_typos(homophones().fix(text)))  # "ok so remnd me…", "交房祖": the words as meant
         text = _THOUSANDS_RE.sub(lambda m: m.group(0).replace(",", ""), text)  # "12,480 steps" is one number
         # A title's own comma ("《你好，李焕英》") parts no clauses: held aside while reading.
         text = _TITLE_MARKS_RE.sub(lambda m: m.group(0).replace("，", _HELD_COMMA).replace(",", _HELD_COMMA_EN), text)

@@ -31,6 +31,7 @@ from typing import Any
 
 from homeagent.chat import ToolDef
 from homeagent.intent import phrases
+from homeagent.intent.homophones import Homophones
 from homeagent.intent.phrases import POOLS, TEMPLATES
 from homeagent.text import has_han
 
@@ -299,22 +300,44 @@ def phrasings_digest(path: Path = PHRASINGS) -> str:
 
 
 @cache
-def phrasings(path: Path = PHRASINGS) -> tuple[Example, ...]:
-    """The shipped phrasings, grouped per action so that one in four is held out when the
-    thresholds are calibrated (real wordings, not only templates, set them)."""
-    out: list[Example] = []
-    count: dict[str, int] = {}
+def _phrasing_lines(path: Path) -> tuple[tuple[str, str, bool], ...]:
+    """(text, action, written as a typo) for each line of a phrasings file."""
+    out: list[tuple[str, str, bool]] = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
             continue
         try:
             item = json.loads(line)
-            text, action = str(item["text"]), str(item["action"])
-        except (ValueError, KeyError, TypeError) as err:
+            out.append((str(item["text"]), str(item["action"]), item.get("typo") is True))
+        except (ValueError, KeyError, TypeError, AttributeError) as err:
             raise ValueError(f"{path.name} line {number}: expected {{\"text\": …, \"action\": …}} ({err})") from err
+    return tuple(out)
+
+
+@cache
+def phrasings(path: Path = PHRASINGS) -> tuple[Example, ...]:
+    """The shipped phrasings, grouped per action so that one in four is held out when the
+    thresholds are calibrated (real wordings, not only templates, set them)."""
+    out: list[Example] = []
+    count: dict[str, int] = {}
+    for text, action, _ in _phrasing_lines(path):
         n = count[action] = count.get(action, -1) + 1
         out.append(Example(text, action, {}, f"said:{action}:{n}"))
     return tuple(out)
+
+
+def written_right(path: Path = PHRASINGS) -> tuple[str, ...]:
+    """The phrasings not written as typos: real words, for the homophone check."""
+    return tuple(text for text, _, typo in _phrasing_lines(path) if not typo)
+
+
+@cache
+def homophones() -> Homophones:
+    """The household's Chinese words (the pools' values) and the text whose character pairs
+    are real words (templates, pools, small talk, the phrasings not written as typos)."""
+    words = [value for zh, _ in POOLS.values() for value in zh]
+    known = [*written_right(), *(t for texts in TEMPLATES.values() for t in texts), *words, *phrases.NONE]
+    return Homophones(words, known)
 
 
 def generate(
