@@ -250,7 +250,7 @@ _MAKE_LEAD_ZH = re.compile(r"^(?:(?:新|重新)?(?:建|设|定|立|开|添|加|�
 _DONE_DAY_RE = re.compile(r"今天|昨天|前天|刚才|刚刚|今早|昨晚|today|yesterday|this morning|last night|earlier today"
                           r"|(?:on\s+|last\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day|上(?:周|星期|礼拜)[一二三四五六日天]", re.I)
 _HELD_LEAD_ZH = re.compile(r"^(?:[\u4e00-\u9fff]{1,3}\s+)?(?:有个|有一个|有场|有一场)(?=\S{2})|^[\u4e00-\u9fff]{1,3}\s+有(?=\S{2})"
-                           r"|^开(?=\S{1,8}会$)")
+                           r"|^开(?!个|一个|场|一场|次)(?=\S{1,8}会(?:议)?$)")
 _MADE_FOR_ZH = re.compile(r"给(?P<x>[^，,。\s]{2,8}?)(?P<v>(?:新)?(?:建|设|定|开|加|弄|搞|立)(?:个|一个|一下)?)?")
 _STOP_LEAD_ZH = re.compile(r"^(?:不想再|不想|不再|别再|不用再|不要再)(?:记录?|打卡|坚持|练|做)?\s*(?=\S{2})")
 _HABIT_TAIL_ZH = re.compile(r"(?<=\S{2})\s*(?:忘了?|忘记了?|打卡|这个习惯|的习惯|习惯|(?:练|去|跑|做|打|学|读|弄|背|写)(?:完|过)了?)$")

@@ -31,7 +31,7 @@ _LOOKUP_KEYS = ("content", "title", "habit", "item", "dish", "person", "plant", 
 _NAME_KEYS = ("content", "title", "habit", "item", "dish", "person", "plant", "pet", "medicine", "food", "subject",
               "place", "label", "mood", "reason", "metric")
 # What points at a record after its words: "X那条任务", "X这个习惯…", "X的截止时间".
-_POINTER_ZH_RE = re.compile(r"(?:那|这)(?:一)?(?:条|个|篇|件|项|张|笔|次)|的(?:截止时间|截止日期|时间|日期|安排|日程|提醒|地点|标题|内容|进度)"
+_POINTER_ZH_RE = re.compile(r"(?:那|这)(?:一)?(?:条|个|篇|件|项|张|笔|次)|的\s*(?:截止时间|截止日期|时间|日期|安排|日程|提醒|地点|标题|内容|进度|优先级|状态|备注|标签)"
                             r"|(?:目标|习惯|任务|待办|倒计时|笔记|便签)(?=现在|已经|进度|放弃|完成|删|改|暂停|不要|可以|\s|$)")
 _POINTER_EN_RE = re.compile(r"\s+(?:habit|task|todo|to-do|goal|countdown|note|memo|reminder)s?\b.*$", re.I)
 # A name said before the kind of record ("爬山习惯", "读书这个目标").

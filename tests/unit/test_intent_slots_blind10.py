@@ -28,3 +28,17 @@ def _has(got: dict, expected: dict) -> bool:
 def test_an_english_name_is_one_sentences_words(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = layer.fill(action, text)
     assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # A meeting's holding is not its name: 开部门会议 → 部门会议 (and 开个会 is no 个会).
+    ("下周三上午十点开部门会议", "create_event", {"title": "部门会议"}),
+    ("明天下午开个会", "create_event", {"title": "开个会"}),
+    # What is changed of a record is not its name: 的任务优先级, 的打卡提醒.
+    ("整理发票的任务优先级调成高", "update_task", {"content": "整理发票", "priority": "high"}),
+    ("跑步的打卡提醒改到早上6点半", "update_habit", {"habit": "跑步"}),
+])
+def test_a_chinese_name_without_its_holding_or_the_field_changed(layer: IntentLayer, text: str, action: str,
+                                                                  expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
