@@ -54,7 +54,7 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"(?:加|添|建|新建|创建|记|列|来|设)(?:一?个|一条|条|一项|项)?(?:新的?)?(?:待办|任务|todo|to-?do)(?!.{0,3}(?:完成|做完|删|取消))"
         r"|(?:待办|任务)(?:清单|列表)?(?:里|上)(?:加|添|记|写)"
         r"|(?:记|加|放|列)(?:到|进|入)(?:待办|任务)"
-        r"|\b(?:new|add\s+an?(?:other)?|create\s+an?|make\s+an?|set\s+up\s+an?|put\s+in\s+an?)\s+(?:\w+\s+){0,2}?(?:task|to-?do)\b"
+        r"|\b(?:new|add\s+an?(?:other)?|create\s+an?|make\s+an?|set\s+up\s+an?|put\s+in\s+an?)\s+(?:[\w-]+\s+){0,2}?(?:task|to-?do)\b"
         r"|\b(?:as|to|on|onto)\s+(?:an?\s+|my\s+|the\s+)?(?:task|to-?do)s?(?:\s+list)?\s*(?:[,.!?]|$)"
         # a deadline and what must be done by then: "下周三之前要把疫苗本找出来"
         r"|(?:之前|以前|前)(?:一定)?(?:要|得|必须)(?:把|去|先)?[\u4e00-\u9fff]", re.I)),

@@ -247,6 +247,12 @@ _RECORD_RE = re.compile(r"记一下|记一笔|记上|记下|记个|帮我记|记
 _HEAD_RE = re.compile(rf"^(?P<head>[^，,：:。.!！?？]{{2,14}}?)(?:\s*[，,]|\s*{HEAD_COLON}|\s+[-–—])\s*\S")
 # "上网搜一下…", "look up …": a request to search, even when what it searches for is a question.
 _SEARCH_RE = re.compile(r"上网|联网|网上|搜一下|搜搜|搜索|百度一下|\b(?:search|google|look up|look online)\b", re.I)
+# A search asked for outright, whatever its subject asks: "查一下iPhone现在卖多少钱", "can you
+# find some reviews of … online?".
+_SEARCH_ASKED_RE = re.compile(
+    r"^(?:请|帮我|麻烦|给我|你)?\s*(?:上网|网上|在网上)?\s*(?:查一下|查查|搜一下|搜搜|搜索一下|百度一下|谷歌一下)"
+    r"|^(?:(?:can|could|would) you\s+|please\s+)?(?:search|google|look up)\b"
+    r"|^(?:(?:can|could|would) you\s+|please\s+)?find\b.*\b(?:online|on the (?:web|internet))\b", re.I)
 _REMIND_RE = re.compile(r"提醒我|提醒一下|\bremind me\b|\bset a reminder\b", re.I)
 # Not a new reminder: one no longer wanted ("不用再提醒我…"), or a habit's check-in reminder.
 _NO_MORE_REMINDER_RE = re.compile(r"(?:不用|不要|别|无需|不必|甭)再?提醒|\b(?:don'?t|do not|no need to|stop|quit) remind(?:ing)? me\b",
@@ -286,8 +292,11 @@ _ASKED_FOR_RE = re.compile(
 # please", "countdown for Tom's exam") is no delete, however sure the classifier is.
 _REMOVE_RE = re.compile(
     r"删|取消|去掉|不要|划掉|移除|扔|丢|撤|清掉|拿掉|卖了|卖掉|送人|送掉|坏了|没了|不用了|不需要|算了|作废|不去了|不办了|不养了|不看了|不做了|去除|别记"
-    r"|\b(?:delete|remove|cancel|drop|scrap|get rid|off|clear|erase|forget|ditch|bin|threw|throw|sold|gave away|no longer"
-    r"|not happening|called off|trash|nuke|can go|stop tracking|stop|wipe|lose|kill)\b|['’]s off\b|\bis off\b",
+    r"|不用再?记|不用留|不再记"
+    # (said inside Chinese too: "给cancel掉", where \b would find no edge)
+    r"|(?<![A-Za-z])(?:delete|remove|cancel|drop|scrap|get rid|off|clear|erase|forget|ditch|bin|threw|throw|sold|gave away"
+    r"|no longer|not happening|called off|trash|nuke|can go|stop tracking|stop|wipe|lose|kill)(?![A-Za-z])"
+    r"|['’]s off\b|\bis off\b",
     re.I,
 )
 # A time put right just after a record: "不是明天，是后天", "no, not Thursday, Friday", "Friday, not
@@ -691,8 +700,8 @@ class IntentLayer:
         spec = self.registry.get(label)
         if spec is None:
             return self._to_model(text, lang, prediction, tools, question, reason="unknown action")
-        if (question and spec.permission is Permission.NETWORK and _SEARCH_RE.search(stripped)
-                and not _ASKS_RE.search(text.strip()) and not _ASKS_RE.search(stripped)):
+        if question and spec.permission is Permission.NETWORK and (_SEARCH_ASKED_RE.search(text.strip()) or (
+                _SEARCH_RE.search(stripped) and not _ASKS_RE.search(text.strip()) and not _ASKS_RE.search(stripped))):
             question = False  # "上网搜一下这周末有什么展览": the search is asked for; it writes nothing
         if question and spec.permission is not Permission.READ:
             # "did I check in stretching today?": the question is about the domain the write

@@ -214,6 +214,9 @@ def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any],
             value = re.sub(r"^(?:今天|明天|后天|昨天|(?:这|下|上)?(?:周|星期|礼拜)[一二三四五六日天])的?(?=\S{2})", "", value) or value
             if action.startswith("mark_"):
                 value = re.sub(r"(?:已经)?(?:到手|买到|买好|买回来|买)了?$", "", value) or value
+        if key == "content" and action == "create_task":  # "a low-priority task to sort out the garage"
+            value = re.sub(r"^(?:an?\s+)?(?:(?:low|high|medium|top|urgent)[- ]priority\s+)(?:task|to-?do|reminder)\s+(?:to|for)\s+",
+                           "", value, flags=re.I) or value
         if key == "content" and "due" in props and not lookup:  # "提醒交房租": the asking is not the task
             value = _ASKING_RE.sub("", value) or value
         if lookup or (key in ("content", "item", "title") and INTO_LIST_RE.search(text)):
@@ -225,7 +228,8 @@ def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any],
             value = re.sub(r"(?<=[\u4e00-\u9fff]{2})的$", "", value)  # "把交报销单的任务改到…": no name ends in 的
             # what is said of the record, not its name: "钢琴课以后…", "冥想已完成✅", "给 羽毛球", "坏掉的微波炉"
             value = re.sub(r"[^\w\s\u4e00-\u9fff]+$", "", value).strip() or value
-            value = re.sub(r"(?<=[\u4e00-\u9fff]{2})\s*(?:以后|之后|就行|就好|彻底|已)$", "", value) or value
+            value = re.sub(r"(?<=[\u4e00-\u9fff]{2})\s*(?:以后|之后|就行|就好|彻底|已|不用再?记着?了?|不再记了?)$", "", value) or value
+            value = re.sub(r"(?<=\S)\s*给?\s*(?:cancel|delete|remove|del)\s*掉?了?$", "", value, flags=re.I) or value
             value = re.sub(r"^给\s+(?=\S{2})|^(?:那台|这台|那个|这个)?(?:坏掉的|坏了的|坏的|旧的|破的)(?=\S{2})", "", value) or value
             marked = _MARKED_NAME_ZH.search(text) if key in ("habit", "title") and has_han(value) else None
             if marked is not None and action.endswith(("_habit", "_goal_progress")):
@@ -408,6 +412,12 @@ def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any],
                 out["title"] = _cut(title, m.group(0).strip(" ，,")) or title
             elif ("在" + m.group("p")) in title:
                 out["title"] = _cut(title, "在" + m.group("p")) or title
+    said_limit = _RESULTS_RE.search(str(out.get("query", ""))) if "limit" in props else None
+    if said_limit is not None and said_limit.start() > 0:  # "…，给我三条结果就行", ", just the top 5 results"
+        count = parse_number(said_limit.group("n") or said_limit.group("n2"))
+        if count is not None and count >= 1:
+            out["limit"] = int(count)
+            out["query"] = str(out["query"])[:said_limit.start()].strip(" ，,")
     if "duration_minutes" in props and not out.get("duration_minutes"):
         m = _MINUTES_EN_RE.search(text)
         if m:
@@ -429,6 +439,10 @@ def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any],
     return refine(text, action, props, out)
 
 
+# How many results a search is to show, said at its end.
+_RESULTS_RE = re.compile(r"[，,]\s*(?:给我|只要|就要|要|看)?\s*(?:前)?(?P<n>\d+|[一二两三四五六七八九十]+)\s*条(?:结果)?(?:就行|就好|就够了?|吧)?$"
+                         r"|[,;]?\s*(?:just\s+)?(?:give me\s+)?(?:the\s+)?(?:top|first)\s+(?P<n2>\d+|three|five|ten)\s*(?:results?)?"
+                         r"(?:\s+please)?\.?$", re.I)
 _PRIVATE_RE = re.compile(r"只有我能看|只给我看|仅自己可见|私密|私人的?|\bprivate\b|\bjust for me\b|\bonly (?:i|me) can see\b", re.I)
 _PINNED_RE = re.compile(r"置顶|\bpin(?:ned)?\b|\bsticky\b|\bon top\b", re.I)
 _LUNAR_RE = re.compile(r"农历|阴历|\blunar\b", re.I)

@@ -3,9 +3,11 @@ each case was wrong before its rule. The layer is trained as the daemon trains i
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
-from homeagent.intent import IntentLayer
+from homeagent.intent import IntentLayer, Route
 
 
 def _has(got: dict, expected: dict) -> bool:
@@ -40,5 +42,46 @@ def test_an_english_name_is_one_sentences_words(layer: IntentLayer, text: str, a
 ])
 def test_a_chinese_name_without_its_holding_or_the_field_changed(layer: IntentLayer, text: str, action: str,
                                                                   expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
+
+
+def route(layer: IntentLayer, text: str) -> Route:
+    return asyncio.run(layer.route(text, channel=text, tools=layer.registry.definitions()))
+
+
+@pytest.mark.parametrize(("text", "action"), [
+    # A search asked for outright is a search, whatever its subject asks ("卖多少钱").
+    ("查一下iPhone 17现在卖多少钱，给我三条结果就行", "web_search"),
+    ("Can you find some reviews of the Kia EV3 online?", "web_search"),
+    # A removal said half in English, or as "no need to keep it": the delete runs.
+    ("把那个dentist appointment给cancel掉", "delete_event"),
+    ("那台坏掉的加湿器不用再记着了", "delete_inventory_item"),
+    # A task's kind said with a hyphened word before it is still the task list named.
+    ("Make a low-priority task to sort out the garage at some point", "create_task"),
+])
+def test_what_the_household_asks_outright_runs(layer: IntentLayer, text: str, action: str) -> None:
+    found = route(layer, text)
+    assert found.path == "intent" and [c.name for c in found.calls] == [action], found.trace()
+
+
+@pytest.mark.parametrize("text", ["我上周搜过什么？", "Did I search for flights last week?"])
+def test_a_question_about_searching_is_no_search(layer: IntentLayer, text: str) -> None:
+    assert "web_search" not in [c.name for c in route(layer, text).calls]
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # How many results, said at a search's end, is its limit and no part of the query.
+    ("搜一下上海天气，给我三条结果就行", "web_search", {"query": "上海天气", "limit": 3}),
+    ("Search for flights from Shanghai to Bangkok in April, just the top 5 results", "web_search",
+     {"query": "flights from Shanghai to Bangkok in April", "limit": 5}),
+    # The removal said after the record's words is not its name.
+    ("把那个dentist appointment给cancel掉", "delete_event", {"title": "dentist"}),
+    ("那台坏掉的加湿器不用再记着了", "delete_inventory_item", {"item": "加湿器"}),
+    ("Make a low-priority task to sort out the garage at some point", "create_task",
+     {"content": "sort out the garage", "priority": "low"}),
+])
+def test_a_count_a_removal_or_a_priority_said_around_the_name(layer: IntentLayer, text: str, action: str,
+                                                               expected: dict) -> None:
     args = layer.fill(action, text)
     assert _has(args, expected), args
