@@ -461,7 +461,8 @@ def _parses(text: str, now: datetime) -> bool:
 
 def _names_single_day(text: str) -> bool:
     return not re.search(r"周|星期|月|年|天|日|week|month|year|days", text, re.I) or bool(
-        re.search(r"今天|明天|昨天|后天|前天|today|yesterday|tomorrow|\d+[日号]|^\d{4}-\d{2}-\d{2}$", text, re.I)
+        re.search(r"今天|明天|昨天|后天|前天|today|yesterday|tomorrow|\d+[日号]|^\d{4}-\d{2}-\d{2}$"
+                  r"|(?:周|星期|礼拜)[一二三四五六日天](?!\s*(?:到|至|-|~|起|开始|以来|之后|以后))", text, re.I)
     )
 
 

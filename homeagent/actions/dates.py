@@ -186,13 +186,18 @@ def day_range(text: str, now: datetime) -> tuple[date, date]:
         return monday - timedelta(days=7), monday - timedelta(days=1)
     if s in ("下周", "下个星期", "下星期", "下礼拜", "下个礼拜", "next week"):
         return monday + timedelta(days=7), monday + timedelta(days=13)
-    if s in ("本月", "这个月", "this month"):
+    if s in ("本月", "这个月", "这月", "this month"):
         return today.replace(day=1), month_end(today)
+    if s in ("下个月", "下月", "next month"):
+        first = month_end(today) + timedelta(days=1)
+        return first, month_end(first)
     if s in ("上个月", "上月", "last month"):
         last = today.replace(day=1) - timedelta(days=1)
         return last.replace(day=1), last
     if s in ("今年", "this year"):
         return date(today.year, 1, 1), date(today.year, 12, 31)
+    if s in ("去年", "last year"):
+        return date(today.year - 1, 1, 1), date(today.year - 1, 12, 31)
     match = re.fullmatch(rf"(?:最近|过去|近|last|past)\s*({NUM})\s*(?:天|日|days?)", s)
     if match and (n := parse_number(match.group(1))):
         return today - timedelta(days=int(n) - 1), today

@@ -223,3 +223,19 @@ def test_a_lunar_birthday_said_by_its_own_month_and_day_names(said: str, month_d
 ])
 def test_a_period_said_as_a_deadline_ends_on_its_last_day(said: str, end: date | None) -> None:
     assert period_end(said, NOW) == end
+
+
+def test_a_weekday_read_alone_is_that_day_and_next_month_is_its_days() -> None:
+    from homeagent.actions.base import period
+
+    # "下周三开会是几点": next Wednesday alone, not every day from it on.
+    assert period("下周三", None, NOW) == (date(2026, 3, 11), date(2026, 3, 11))
+    assert period("周五", None, NOW) == (date(2026, 3, 6), date(2026, 3, 6))
+    assert period("上礼拜六", None, NOW) == (date(2026, 2, 28), date(2026, 2, 28))
+    assert period("这周末", None, NOW) == (date(2026, 3, 7), date(2026, 3, 8))
+    assert period("3月1日", None, NOW) == (date(2026, 3, 1), date(2026, 3, 1))
+    # 下个月 said with 的, as 上个月的 already was: April's days.
+    assert day_range("下个月", NOW) == (date(2026, 4, 1), date(2026, 4, 30))
+    assert day_range("下个月的", NOW) == (date(2026, 4, 1), date(2026, 4, 30))
+    assert day_range("next month", NOW) == (date(2026, 4, 1), date(2026, 4, 30))
+    assert day_range("去年", NOW) == (date(2025, 1, 1), date(2025, 12, 31))
