@@ -142,8 +142,10 @@ _WHOSE_EN_RE = re.compile(r"^(?i:(?:please\s+)?(?:record|log|note|save|write dow
                           r"(?:'s|’s|\s+(?:took|had|has|is|was|weighs|measured))\s")
 _NOT_WHOSE = frozenset({"I", "My", "We", "Our", "Record", "Log", "Note", "Save", "Please", "Just", "Today", "Yesterday",
                         "This", "That", "It", "The", "Took", "Had", "Blood", "Resting", "Morning", "Evening"})
-_WHOSE_ZH_RE = re.compile(r"(?:^|给|帮)(?P<p>儿子|女儿|闺女|孩子|宝宝|老公|老婆|爸爸|妈妈|老爸|老妈|爷爷|奶奶|外公|外婆|姥姥|姥爷|老大|老二)"
-                          r"(?=量|测|称|吃|喝|服|用|去|打|的|今天|刚|早上|晚上|体温|血压|身高|体重)")
+# (a child's pet name said twice, 乐乐, 豆豆, is a person too; 天天, 刚刚 are no one)
+_WHOSE_ZH_RE = re.compile(r"(?:^|给|帮)(?P<p>儿子|女儿|闺女|孩子|宝宝|老公|老婆|爸爸|妈妈|老爸|老妈|爷爷|奶奶|外公|外婆|姥姥|姥爷|老大|老二"
+                          r"|(?!天天|常常|刚刚|慢慢|好好|早早|偷偷|渐渐|往往|统统|每每|稍稍|多多|平平|明明)(?P<r>[\u4e00-\u9fff])(?P=r))"
+                          r"(?=量|测|称|吃|喝|服|用|去|打|喂|发烧|发热|咳嗽|的|今天|刚|早上|晚上|体温|血压|身高|体重)")
 _CONTEXT_RE = re.compile(r"空腹|饭后|餐后|饭前|睡前|运动后|起床后|\b(?:after|before)\s+(?:dinner|lunch|breakfast|a meal|meals|"
                          r"exercise|my run|the gym|bed|waking up)\b|\bfasting\b", re.I)
 _FOR_AILMENT_RE = re.compile(r"\bfor\s+(?:a|an|my|the|his|her|their)?\s*(?P<n>[a-z][a-z' -]{2,30}?)\s*$", re.I)

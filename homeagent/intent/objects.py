@@ -45,6 +45,11 @@ _INTO_LIST_ZH = re.compile(r"(?<=\S{2})\s*(?:放进|放到|加进|加到|加入|
 _CALLED_ZH = re.compile(rf"^(?:一个|个)?(?:叫做?|名叫|名为|叫作)\s*(?P<n>[{_HAN}A-Za-z0-9]{{1,12}}?)(?:的)?$")
 _POINTER_ZH = re.compile(r"(?<=\S{2})\s*(?:那|这)(?:个)?(?:活儿?|事儿?|件事)$")
 _MEAL_ZH = re.compile(r"^(?:早饭|早餐|早上|午饭|午餐|中饭|中午|晚饭|晚餐|晚上|夜宵|宵夜|加餐|下午茶|breakfast|lunch|dinner|supper|brunch)?\s*(?:吃的是|吃了|吃的|吃|是|：|:)\s*(?=\S)")
+# The meal a time of day names, when a food was eaten then.
+_MEAL_TIME_ZH = re.compile(r"(?P<breakfast>早饭|早餐|早点|早上|早晨|今早)|(?P<lunch>午饭|午餐|中饭|中午|晌午)"
+                           r"|(?P<dinner>晚饭|晚餐|晚上|昨晚|今晚|傍晚)|(?P<snack>夜宵|宵夜|加餐|零食)")
+_FOOD_COUNT_ZH = r"(?:[一两俩二三四五六七八九十半]|\d+)\s*(?:个|碗|杯|片|根|份|盘|块|瓶|串|颗|只|盒|袋|罐|勺)"
+_ALSO_TAIL_ZH = re.compile(r"(?<=\S)\s*也(?:补上|记上|加上|补一下|记一下|补记一下|算上)了?$")
 _MEAL_EN = re.compile(r"^(?:(?:for\s+)?(?:breakfast|lunch|dinner|supper)\s+(?:i\s+had|was|i\s+ate|:)\s*|(?:i\s+)?(?:had|ate)\s+)(?=\S)",
                       re.I)
 
@@ -727,6 +732,13 @@ def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
     if isinstance(out.get("food"), str) and ("meal" in props):
         out["food"] = _MEAL_ZH.sub("", out["food"]) or out["food"]
         out["food"] = _MEAL_EN.sub("", out["food"]) or out["food"]
+        out["food"] = _ALSO_TAIL_ZH.sub("", out["food"]) or out["food"]  # "饺子也补上"
+        if re.search(_FOOD_COUNT_ZH, out["food"]):  # several foods, each counted: the first keeps its count too
+            counted = re.search(rf"{_FOOD_COUNT_ZH}\s*{re.escape(out['food'])}", text)
+            out["food"] = counted.group(0) if counted else out["food"]
+        when = _MEAL_TIME_ZH.search(text) if not out.get("meal") else None
+        if when is not None:  # "昨天中午吃的牛肉面": lunch
+            out["meal"] = next(meal for meal, said in when.groupdict().items() if said)
     _money(text, action, props, out)
     _category_said(text, action, props, out)
     _rating(text, props, out)

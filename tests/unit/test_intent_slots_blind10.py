@@ -85,3 +85,23 @@ def test_a_count_a_removal_or_a_priority_said_around_the_name(layer: IntentLayer
                                                                expected: dict) -> None:
     args = layer.fill(action, text)
     assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # Whose reading or dose it is: a child's pet name said twice is a person (天天 is no one).
+    ("乐乐量身高了，128厘米", "record_body", {"height_cm": 128, "note": "乐乐"}),
+    ("给乐乐喂了5毫升美林", "record_medicine", {"medicine": "美林", "note": "乐乐"}),
+    ("乐乐发烧了，体温38.5度", "record_health", {"metric": "体温", "note": "乐乐"}),
+    # The meal a time of day names; "也补上" is no food; several counted foods keep their counts.
+    ("昨天中午吃的牛肉面，大概600大卡，记一下", "record_diet", {"food": "牛肉面", "meal": "lunch"}),
+    ("昨天晚饭吃的饺子也补上", "record_diet", {"food": "饺子", "meal": "dinner"}),
+    ("早饭吃了两个包子一杯豆浆", "record_diet", {"food": "两个包子一杯豆浆", "meal": "breakfast"}),
+    ("午饭吃了一碗牛肉面", "record_diet", {"food": "牛肉面", "meal": "lunch"}),
+])
+def test_whose_it_is_and_which_meal(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
+
+
+def test_an_adverb_said_twice_is_no_person(layer: IntentLayer) -> None:
+    assert "天天" not in str(layer.fill("record_medicine", "天天吃维生素C").get("note", ""))
