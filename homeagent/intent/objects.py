@@ -754,10 +754,29 @@ def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
             out[named] = zh_edges(re.sub(r"(?<=\S{2})的$", "", disposed.group("x").strip()), named, action, props) or out[named]
     if not action.startswith(CREATES):
         changes(text, action, props, out)
+    if "mode" in props and "reason" in props and not out.get("reason"):
+        _mode_reason(text, out)
     for key in _NAME_KEYS:
         if isinstance(out.get(key), str) and out[key].isascii():
             out[key] = _edge_words(out[key].strip(), name=key not in ("content", "note"))
     return out
+
+
+_MODE_CLAUSE = re.compile(r"模式|\bmode\b", re.I)
+_REASON_LEAD = re.compile(r"^(?:(?:we're|we are|i'm|i am|because|since|as|cos|'cause)\s+|因为|我们|咱们|一会儿?|马上)", re.I)
+
+
+def _mode_reason(text: str, out: dict[str, Any]) -> None:
+    """Why the house changes mode, said beside the switch: "家里来客人了，切成访客模式" →
+    家里来客人了; "we're off on holiday, switch to away mode" → off on holiday."""
+    clauses = [c.strip() for c in re.split(r"\s*(?:[，,;；。]|\s[–—-]\s)\s*", text.strip()) if c.strip()]
+    if len(clauses) < 2 or sum(bool(_MODE_CLAUSE.search(c)) for c in clauses) != 1:
+        return
+    said = [c for c in clauses if not _MODE_CLAUSE.search(c)]
+    reason = "，".join(said) if re.search(r"[\u4e00-\u9fff]", "".join(said)) else ", ".join(said)
+    reason = _REASON_LEAD.sub("", reason.strip(" .!！。")).strip()
+    if reason and len(reason) <= 60:
+        out["reason"] = reason
 
 
 def _zh_more(text: str, action: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:

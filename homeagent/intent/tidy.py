@@ -77,7 +77,8 @@ _SCORE_RE = re.compile(r"(?:打|给|评)?\s*(?P<zh>\d+(?:\.\d+)?)\s*分(?![钟])
 _CALORIES_RE = re.compile(r"[，,]?\s*(?:大概|大约|约|about|around|roughly|~)?\s*(?P<n>\d+)\s*(?:大卡|千卡|卡路里|卡|kcal|calories|cal)(?![a-z])",
                           re.I)
 _CURRENCIES = (("USD", r"US\$|\$|美元|美金|刀|dollars?|bucks?|usd"), ("EUR", r"€|欧元|euros?|eur"),
-               ("GBP", r"£|英镑|pounds?|quid|gbp"), ("JPY", r"日元|円|yen|jpy"), ("HKD", r"HK\$|港币|港元|hkd"))
+               ("GBP", r"£|英镑|pounds?|quid|gbp"), ("JPY", r"日元|円|yen|jpy"), ("HKD", r"HK\$|港币|港元|hkd"),
+               ("CNY", r"\byuan|\brmb|renminbi|\bcny"))  # said so in English: 35块 is the default already
 _METRIC_WORDS = ("血压", "血糖", "体温", "心率", "血氧", "blood pressure", "blood sugar", "temperature", "heart rate", "pulse",
                  "blood oxygen")
 _DEGREE_RE = re.compile(r"(?P<a>\d{2})\s*度\s*(?P<b>\d)(?!\d)")

@@ -105,3 +105,18 @@ def test_whose_it_is_and_which_meal(layer: IntentLayer, text: str, action: str, 
 
 def test_an_adverb_said_twice_is_no_person(layer: IntentLayer) -> None:
     assert "天天" not in str(layer.fill("record_medicine", "天天吃维生素C").get("note", ""))
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # Why the house changes mode, said beside the switch.
+    ("家里来客人了，切成访客模式", "switch_mode", {"mode": "guest", "reason": "家里来客人了"}),
+    ("We're off on holiday, switch to away mode", "switch_mode", {"mode": "away", "reason": "off on holiday"}),
+    ("Put the house in away mode, we're out for the day", "switch_mode", {"mode": "away", "reason": "out for the day"}),
+    ("切换到离家模式", "switch_mode", {"mode": "away", "reason": None}),
+    # Yuan said in English is the currency said.
+    ("I spent 38 yuan on lunch", "record_transaction", {"currency": "CNY", "note": "lunch"}),
+    ("I lent Mike 500 yuan", "record_money_lend", {"currency": "CNY", "person": "Mike"}),
+])
+def test_a_modes_reason_and_yuan_said_in_english(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
