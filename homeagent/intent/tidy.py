@@ -215,6 +215,11 @@ def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any],
             value = re.sub(r"^(?:今天|明天|后天|昨天|(?:这|下|上)?(?:周|星期|礼拜)[一二三四五六日天])的?(?=\S{2})", "", value) or value
             if action.startswith("mark_"):
                 value = re.sub(r"(?:已经)?(?:到手|买到|买好|买回来|买)了?$", "", value) or value
+        if value.isascii() and key == "place":  # "landed at Pudong Airport", "the office now": where, not when
+            value = re.sub(r"^(?:just\s+)?(?:landed|arrived|got|made it)\s+(?:at|in|to)\s+(?=\S)", "", value, flags=re.I) or value
+            value = re.sub(r"\s+(?:just now|right now|now|just|at the moment)$", "", value, flags=re.I) or value
+        if value.isascii() and key == "person":  # "Sam finally returned…": Sam
+            value = re.sub(r"(?<=\w)\s+(?:finally|just|already|actually|eventually|has|had)$", "", value, flags=re.I) or value
         if key == "content" and action == "create_task":  # "a low-priority task to sort out the garage"
             value = re.sub(r"^(?:an?\s+)?(?:(?:low|high|medium|top|urgent)[- ]priority\s+)(?:task|to-?do|reminder)\s+(?:to|for)\s+",
                            "", value, flags=re.I) or value

@@ -120,3 +120,16 @@ def test_an_adverb_said_twice_is_no_person(layer: IntentLayer) -> None:
 def test_a_modes_reason_and_yuan_said_in_english(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = layer.fill(action, text)
     assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # Where one is, not when or how one got there; who, not how long it took them.
+    ("I'm at the office now", "record_trajectory", {"place": "office"}),
+    ("Just landed at Pudong Airport", "record_trajectory", {"place": "Pudong Airport"}),
+    ("got to the airport just now", "record_trajectory", {"place": "the airport"}),
+    ("Sam finally returned my tent", "record_item_lend", {"person": "Sam", "item": "tent"}),
+])
+def test_a_place_and_a_person_without_the_words_around_them(layer: IntentLayer, text: str, action: str,
+                                                            expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
