@@ -9,7 +9,10 @@ medicines, plants, places…) is put right, and only when
   sounds, makes exactly one known word of the same length (two characters at least);
 - that character makes no known pair with the characters either side of it: a pair seen in
   the layer's own training text is a real word, not a typo (老公今天 has 公今 only because
-  公斤 sounds alike, and 今天 is a word; 写孩子 stays, 儿童医院 is no 中医院).
+  公斤 sounds alike, and 今天 is a word; 写孩子 stays, 儿童医院 is no 中医院);
+- with one character of context only (two-character words), that character is not more often
+  part of a pair beyond the words said than the word itself is said (把牙医预约: 牙医 is said
+  more than 拔牙, so 把牙 is no typo of it).
 
 The readings are GB2312's (homeagent/intent/pinyin.txt, written by bench/make_pinyin.py).
 """
@@ -17,6 +20,7 @@ The readings are GB2312's (homeagent/intent/pinyin.txt, written by bench/make_pi
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
@@ -51,7 +55,10 @@ class Homophones:
             for i, char in enumerate(word):
                 for syllable in sounds.get(char, ()):
                     self.index.setdefault((word[:i], syllable, word[i + 1:]), set()).add(word)
-        self.pairs = {run[i:i + 2] for text in known for run in _HAN_RUN.findall(text) for i in range(len(run) - 1)}
+        known = list(known)
+        self.pairs = Counter(run[i:i + 2] for text in known for run in _HAN_RUN.findall(text) for i in range(len(run) - 1))
+        joined = "\n".join(known)
+        self.said = {word: joined.count(word) for word in self.words}  # how often each word is said
 
     def _fix(self, text: str, at: int) -> tuple[int, str] | None:
         """One character of `text` to put right, at or after `at`: (where, the right one)."""
@@ -67,10 +74,16 @@ class Homophones:
                         found = {w for s in sounds.get(char, ()) for w in self.index.get((said[:i], s, said[i + 1:]), ())}
                         if len(found) != 1:
                             continue
-                        where = run.start() + start + i
+                        where, first = run.start() + start + i, run.start() + start
                         if text[max(0, where - 1):where + 1] in self.pairs or text[where:where + 2] in self.pairs:
                             continue  # the character is part of a real word beside it
-                        return where, found.pop()[i]
+                        word = found.pop()
+                        if size == 2:  # one character of context: is it rather part of a word beyond?
+                            kept = first + 1 - i
+                            beyond = text[kept - 1:kept + 1] if kept == first else text[kept:kept + 2]
+                            if len(beyond) == 2 and self.pairs.get(beyond, 0) > self.said.get(word, 0):
+                                continue  # 把牙医预约: 牙医 is said more than 拔牙, so 把牙 is no typo
+                        return where, word[i]
         return None
 
     def fix(self, text: str) -> str:

@@ -253,6 +253,11 @@ _SEARCH_ASKED_RE = re.compile(
     r"^(?:请|帮我|麻烦|给我|你)?\s*(?:上网|网上|在网上)?\s*(?:查一下|查查|搜一下|搜搜|搜索一下|百度一下|谷歌一下)"
     r"|^(?:(?:can|could|would) you\s+|please\s+)?(?:search|google|look up)\b"
     r"|^(?:(?:can|could|would) you\s+|please\s+)?find\b.*\b(?:online|on the (?:web|internet))\b", re.I)
+# A line headed by a kind's name and a colon: "点子：…", "Idea: …", "便签：…", "日记：…", "Dream: …".
+_KIND_HEAD_RE = re.compile(r"^(?:(?P<create_idea>点子|灵感|想法|主意|idea)|(?P<create_memo>memo|便签|备忘)"
+                           r"|(?P<write_diary>日记|diary|journal|dear diary)|(?P<record_dream>梦|dream))\s*[：:]\s*\S", re.I)
+# Asking whether a thing was done, not asking for it: "帮我搜一下…了吗？", "did you search…?"
+_ASKED_IF_DONE_RE = re.compile(r"了吗|了没|过吗|过没|\b(?:did|have|has)\s+(?:you|i|we)\b", re.I)
 _REMIND_RE = re.compile(r"提醒我|提醒一下|\bremind me\b|\bset a reminder\b", re.I)
 # Not a new reminder: one no longer wanted ("不用再提醒我…"), or a habit's check-in reminder.
 _NO_MORE_REMINDER_RE = re.compile(r"(?:不用|不要|别|无需|不必|甭)再?提醒|\b(?:don'?t|do not|no need to|stop|quit) remind(?:ing)? me\b",
@@ -629,6 +634,14 @@ class IntentLayer:
             # for that domain's listing.
             label, confidence = dest, max(confidence, self.threshold)
             prediction = prediction.led_by(label, confidence)
+        head = None if question else _KIND_HEAD_RE.match(stripped)
+        if head is not None:
+            # "点子：乐乐的生日派对搞个恐龙主题", "Memo: bin day's moved to Wednesday": a line headed
+            # by a kind's name and a colon is a record of that kind (blinds 1-10 say so 24 times of 24).
+            kind = next(name for name, said in head.groupdict().items() if said)
+            if kind in self._actions and label != kind:
+                label, confidence = kind, max(confidence, self.threshold)
+                prediction = prediction.led_by(label, confidence)
         if (not question and label != "create_task" and "create_task" in self._actions and _REMIND_RE.search(stripped)
                 and not re.search(r"提前.{0,8}提醒|before", stripped, re.I) and not _NOT_A_REMINDER_RE.search(stripped)
                 and (label == NONE_LABEL or label.startswith(("record_", "add_")) or confidence < self.threshold)):
@@ -700,7 +713,8 @@ class IntentLayer:
         spec = self.registry.get(label)
         if spec is None:
             return self._to_model(text, lang, prediction, tools, question, reason="unknown action")
-        if question and spec.permission is Permission.NETWORK and (_SEARCH_ASKED_RE.search(text.strip()) or (
+        if question and spec.permission is Permission.NETWORK and ((
+                _SEARCH_ASKED_RE.search(text.strip()) and not _ASKED_IF_DONE_RE.search(text)) or (
                 _SEARCH_RE.search(stripped) and not _ASKS_RE.search(text.strip()) and not _ASKS_RE.search(stripped))):
             question = False  # "上网搜一下这周末有什么展览": the search is asked for; it writes nothing
         if question and spec.permission is not Permission.READ:

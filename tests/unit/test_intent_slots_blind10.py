@@ -65,7 +65,8 @@ def test_what_the_household_asks_outright_runs(layer: IntentLayer, text: str, ac
     assert found.path == "intent" and [c.name for c in found.calls] == [action], found.trace()
 
 
-@pytest.mark.parametrize("text", ["我上周搜过什么？", "Did I search for flights last week?"])
+@pytest.mark.parametrize("text", ["我上周搜过什么？", "Did I search for flights last week?", "帮我搜一下明天杭州的天气了吗？",
+                                  "Did you search for the train times?"])
 def test_a_question_about_searching_is_no_search(layer: IntentLayer, text: str) -> None:
     assert "web_search" not in [c.name for c in route(layer, text).calls]
 
@@ -133,3 +134,18 @@ def test_a_place_and_a_person_without_the_words_around_them(layer: IntentLayer, 
                                                             expected: dict) -> None:
     args = layer.fill(action, text)
     assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action"), [
+    # A line headed by a kind's name and a colon is a record of that kind.
+    ("点子：乐乐的生日派对搞个恐龙主题，标签 生日", "create_idea"),
+    ("Memo: bin day's moved to Wednesday this week", "create_memo"),
+    ("Idea: a family quiz night every month", "create_idea"),
+])
+def test_a_line_headed_by_its_kind(layer: IntentLayer, text: str, action: str) -> None:
+    found = route(layer, text)
+    assert found.path == "intent" and [c.name for c in found.calls] == [action], found.trace()
+
+
+def test_a_question_headed_by_a_kind_is_still_a_question(layer: IntentLayer) -> None:
+    assert not [c.name for c in route(layer, "Memo: what did I write about the bins?").calls if c.name == "create_memo"]
