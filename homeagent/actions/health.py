@@ -144,6 +144,8 @@ def water_ml(value: Any, cup_ml: int) -> int | None:
         return int(value * cup_ml) if value <= 10 else int(value)
     text = str(value).casefold()
     number = find_number(text)
+    if number is None and re.search(r"\bhalf\b", text):
+        number = 0.5  # "half a glass", as 半杯 is
     number = 1.0 if number is None else number
     known = r"ml|毫升|升|\bl\b|liter|litre|瓶|bottle|杯|cup|glass|口"
     counted = r"\b(?:an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|couple|dozen|half)\b"
