@@ -773,7 +773,7 @@ def _mode_reason(text: str, out: dict[str, Any]) -> None:
     if len(clauses) < 2 or sum(bool(_MODE_CLAUSE.search(c)) for c in clauses) != 1:
         return
     said = [c for c in clauses if not _MODE_CLAUSE.search(c)]
-    reason = "，".join(said) if re.search(r"[\u4e00-\u9fff]", "".join(said)) else ", ".join(said)
+    reason = "，".join(said) if re.search(f"[{_HAN}]", "".join(said)) else ", ".join(said)
     reason = _REASON_LEAD.sub("", reason.strip(" .!！。")).strip()
     if reason and len(reason) <= 60:
         out["reason"] = reason
