@@ -218,9 +218,9 @@ def goal_title_same(action: str, key: str, expected: Any, args: dict[str, Any]) 
             number = parse_number(m.group(0).replace(",", "").strip())
             return "" if number is not None and abs(number - value) < 1e-6 else m.group(0)
         rest = _SAID_NUMBER.sub(drop, text)
-        if unit:
+        if unit:  # ("read books" with unit books, "read 24 books": the unit went with its number)
             rest = re.sub(rf"(?<![^\W\d_])\s*{re.escape(unit)}\b|{re.escape(unit)}(?=[\u4e00-\u9fff]|$)", "", rest,
-                          count=1, flags=re.I) if len(rest) < len(text) else rest
+                          count=1, flags=re.I)
         return _norm(rest)
     return bare(expected) == bare(title)
 

@@ -348,6 +348,10 @@ def test_the_grader_takes_a_goals_title_with_or_without_the_number_it_stores() -
                                  {"title": "cycle", "target": 300, "unit": "km"})
     assert grade.goal_title_same("create_goal", "title", "减重5公斤", {"title": "减重", "target": 5, "unit": "公斤"})
     assert grade.goal_title_same("create_goal", "title", "read books", {"title": "read 24 books", "target": 24})
+    # The unit stored beside a title that never held the number ("read books", unit books).
+    assert grade.goal_title_same("create_goal", "title", "read 24 books",
+                                 {"title": "read books", "target": 24, "unit": "books"})
+    assert grade.goal_title_same("create_goal", "title", "run 100 km", {"title": "run", "target": 100, "unit": "km"})
     # Without the target stored, another number, or other words: no.
     assert not grade.goal_title_same("create_goal", "title", "read 24 books", {"title": "read books"})
     assert not grade.goal_title_same("create_goal", "title", "read 24 books", {"title": "read books", "target": 12})
