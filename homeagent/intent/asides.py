@@ -200,12 +200,13 @@ _NOT_WHAT_RE = re.compile(r"^(?:i|we|it|that|this|the|a|an|my|me|log|record|spen
 
 def money_note(text: str, props: Mapping[str, Any], args: dict[str, Any]) -> dict[str, Any]:
     """What the money was for, into the note ("午饭花了35块" → 午饭, "Log a $45 expense for
-    gas" → gas), when no note or category holds it already."""
+    gas" → gas), when no note holds it already: a category named by it keeps it too ("spent
+    $42.50 on groceries": groceries, filed under groceries)."""
     note_key = "note" if "note" in props else None
     if note_key is None or args.get(note_key) or "amount" not in props:
         return args
     what = _spent_on(text)
-    if what is None or any(isinstance(v, str) and v and what in v for k, v in args.items() if k != note_key):
+    if what is None or any(isinstance(v, str) and v and what in v for k, v in args.items() if k not in (note_key, "category")):
         return args
     return {**args, note_key: what}
 
@@ -295,22 +296,55 @@ _INTO_LIST_EN_RE = re.compile(r"\s+(?:to|into|onto|in|on)\s+(?:the\s+|my\s+|our\
 
 
 def kept_at(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any]) -> dict[str, Any]:
-    """Where a household thing is kept ("it's in the garage", "放厨房吊柜"), not its note."""
+    """Where a household thing is kept ("it's in the garage", "放厨房吊柜"), not its note nor
+    its name ("There are 12 AA batteries in the hallway cupboard" → AA batteries, 12, hallway
+    cupboard; "储藏室有两箱牛奶" → 牛奶 in 储藏室)."""
     if action != "create_inventory_item" or "location" not in props:
         return args
     out = dict(args)
+    han = re.search(rf"[{_HAN}]", text) is not None
     if isinstance(out.get("item"), str):
         out["item"] = _INTO_LIST_EN_RE.sub("", out["item"]).strip() or out["item"]
+        out["item"] = _INTO_LIST_ZH_RE.sub("", out["item"]).strip() or out["item"]
     location = out.get("location")
     if isinstance(location, str) and re.search(r"[，,]", location):
         location = out["location"] = re.split(r"\s*[，,]\s*", location.strip())[0] or location
     if isinstance(location, str):
-        out["location"] = re.sub(r"(?<=\S{2})(?:里面|里)?了$", "", location.strip()) or location  # "客厅抽屉里了"
+        out["location"] = re.sub(r"(?<=\S{2})(?:里面|里头|里)?了?$", "", location.strip()) or location  # "客厅抽屉里了"
     if not out.get("location"):
-        m = _KEPT_ZH_RE.search(text) if re.search(rf"[{_HAN}]", text) else _KEPT_EN_RE.search(text)
+        m = (_HAS_ZH_RE.search(text) or _PUT_AWAY_ZH_RE.search(text) or _KEPT_ZH_RE.search(text)) if han else _KEPT_EN_RE.search(text)
         if m is not None:
             out["location"] = m.group("loc").strip()
             note = out.get("note")
             if isinstance(note, str) and out["location"] in note:
                 del out["note"]
+    item, where = out.get("item"), out.get("location")
+    if isinstance(item, str) and isinstance(where, str) and where and where in item:
+        if han:
+            cut = re.sub(rf"^\s*{re.escape(where)}(?:里面|里)?有|(?:(?:放在|放到|放进|收到|收在|搁在|存放在|存在|放|在)\s*)?{re.escape(where)}(?:里面|里头|里|上)?了?", " ",
+                         item, count=1)
+        else:
+            cut = re.sub(rf"\s*(?:(?:are|is)\s+)?(?:(?:in|inside|on|at|under)\s+)?(?:(?:the|my|our)\s+)?(?:top\s+|bottom\s+)?{re.escape(where)}",
+                         " ", item, count=1, flags=re.I)
+        out["item"] = re.sub(r"\s+", " ", cut).strip(" ，,") or item
+    if isinstance(out.get("item"), str):
+        item = out["item"]
+        if han:
+            item = re.sub(r"^(?:买了|刚买了|新买了)\s*", "", item)
+        else:
+            item = _KEPT_LEAD_EN_RE.sub("", item)
+            count = re.match(r"(?P<n>\d+)\s+(?=[A-Za-z])", item)
+            if count and "quantity" in props and out.get("quantity") in (None, ""):
+                out["quantity"] = int(count.group("n"))  # "12 AA batteries"
+                item = item[count.end():]
+        out["item"] = item.strip(" ，,") or out["item"]
     return out
+
+
+# Where a thing is said to be first ("储藏室有两箱牛奶") or put away to ("收到衣柜顶上了").
+_HAS_ZH_RE = re.compile(rf"^(?P<loc>[{_HAN}]{{1,6}}(?:室|柜|箱|屉|房|间|台|架|库|厅|阁楼|车库|阳台))(?:里|里面)?有(?=\S)")
+_PUT_AWAY_ZH_RE = re.compile(rf"(?:收到|收进|放回|挪到)(?P<loc>[{_HAN}]{{2,8}}?)(?:里面|里)?了?(?=[，,。；;]|$)")
+_INTO_LIST_ZH_RE = re.compile(r"(?:记进|记到|加到|加进|放进|存到|登记到|录入)\s*(?:家庭|家里的?)?物品(?:清单|列表|库)?(?:里面?|中)?")
+# The command or the telling before an English thing's name ("Register the…", "There are…").
+_KEPT_LEAD_EN_RE = re.compile(r"^(?:(?:please\s+)?(?:register|record|log|add|store|save|track|inventory)\s+|there(?:'s| is| are)\s+"
+                              r"|we(?:'ve| have)(?: got)?\s+|i(?:'ve| have)(?: got)?\s+)(?:(?:the|a|an|our|my|some)\s+)?", re.I)

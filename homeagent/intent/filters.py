@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from homeagent.actions.dates import PERIOD_RE
+from homeagent.intent.categories import is_money, money_category
 from homeagent.intent.fuzzy import closest
 from homeagent.intent.slots import ENUM_WORDS, MONTH, WHEN_EN_RE, WHEN_ZH_RE
 from homeagent.numbers import NUM, find_number, parse_number
@@ -109,7 +110,8 @@ _LIMIT_ZH_RE = re.compile(r"(?:最近|最新|最后|前)[^\d零一二两三四�
 _LIMIT_EN_RE = re.compile(r"\b(?:latest|last|newest|most recent|recent|top|first)\s+(?P<n>\d+|one|two|three|four|five|six|seven"
                           r"|eight|nine|ten|eleven|twelve)\b(?!\s*(?:days?|weeks?|months?|years?|hours?|minutes?|mins?|nights?)\b)",
                           re.I)
-_CATEGORY_RE = re.compile(r"(?P<c>[\u4e00-\u9fff]{2,4}?)类")
+_CATEGORY_RE = re.compile(r"(?P<c>[\u4e00-\u9fff]{2,4}?)类|\bin\s+the\s+(?P<en>[a-z][\w&-]*(?:\s+[\w&-]+){0,2}?)\s+category\b"
+                          r"|\btagged\s+(?:as\s+|with\s+)?[#\"']?(?P<tag>[\w-]+)", re.I)
 _TAG_RE = re.compile(r"\btagged\s+(?:as\s+|with\s+)?[#\"']?(?P<en>[\w-]+)|标签(?:是|为)?[#“\"]?(?P<zh>[\u4e00-\u9fffA-Za-z0-9]{1,8})"
                      r"|带(?:有)?[#“\"]?(?P<zh2>[\u4e00-\u9fffA-Za-z0-9]{1,8}?)[”\"]?标签", re.I)
 _QUOTED_RE = re.compile(r"[“\"「‘'](?P<q>[^”\"」’']{1,30})[”\"」’']")
@@ -261,9 +263,16 @@ def read_filters(text: str, props: Mapping[str, Any], args: dict[str, Any], lite
             rest = rest.replace(m.group(0), " ")
     if "category" in props and not out.get("category"):
         m = _CATEGORY_RE.search(re.sub(r"^(?:查查|查一下|查看|查|看看|看一下|列出|列一下|搜一下)", "", text))
-        if m:
-            out["category"] = m.group("c")
+        if m and not (m.group("tag") and ("tag" in props or "tags" in props)):
+            out["category"] = next(g for g in (m.group("c"), m.group("en"), m.group("tag")) if g).strip()
             rest = rest.replace(m.group(0), " ")
+        elif is_money(props) and (named := money_category(text)):
+            out["category"] = named[0]  # "spent on groceries", "吃饭花了多少": the category's rows
+            if named[1].casefold() != named[0].casefold():
+                rest = rest.replace(named[1], " ")  # ("groceries" stays the keyword too: it finds those rows)
+            said = out.get("query")
+            if isinstance(said, str) and named[1].casefold() in said.casefold() and said.casefold() != named[0].casefold():
+                del out["query"]  # 交通费 would miss the rows filed under 交通
     if "tag" in props and not out.get("tag"):
         m = _TAG_RE.search(text)
         if m:

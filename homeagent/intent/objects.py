@@ -20,10 +20,11 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from homeagent.intent.categories import money_category
 from homeagent.intent.changes import changes
 from homeagent.intent.fuzzy import INTERJECTIONS_ZH
 from homeagent.intent.records import record_words
-from homeagent.intent.slots import INTO_LIST_RE, command_clause
+from homeagent.intent.slots import INTO_LIST_RE, PROSE_ACTIONS, command_clause
 from homeagent.numbers import NUM, parse_number
 
 _HAN = r"\u4e00-\u9fff"
@@ -61,10 +62,10 @@ _INCOME_RE = re.compile(
 _EXPENSE_RE = re.compile(r"花了|花掉|支出|付了|交了|买|打车|消费|充值|缴|扣了|\b(?:spent|spend|spending|paid|bought|buy|cost|costs)\b",
                          re.I)
 _CATEGORY_RE = re.compile(rf"[，,\s]*(?:记到|记在|归到|归为|归入|算到|算作|放到|放进|分到|放)\s*(?P<zh>[{_HAN}A-Za-z]{{1,6}}?)\s*(?:那一?类|类别?|分类)(?:里|下|中)?"
-                          rf"|[，,\s]*(?:类别|分类)\s*(?:是|为|放|选|[:：])\s*(?P<zh2>[{_HAN}A-Za-z]{{1,6}})"
+                          rf"|[，,\s]*(?:类别|分类)\s*(?:算是|算|是|为|放|选|[:：])\s*(?P<zh2>[{_HAN}A-Za-z]{{1,6}})"
                           rf"|[，,\s]*(?:归到|归入|归为|分到)\s*(?P<zh3>[{_HAN}A-Za-z]{{2,6}})(?=$|[，,。；;！!])"
                           rf"|[，,\s]*(?:记|算|放)(?:在|到)\s*(?P<zh4>[{_HAN}A-Za-z]{{2,6}}?)(?:下面|底下|名下|那一?栏|栏)(?=$|[，,。；;！!])"
-                          r"|[,\s]*\b(?:category|under)\s*[:：]?\s*(?P<en>[a-z][a-z&-]*(?:\s+[a-z&-]+){0,2}?)(?:\s+category)?(?=\s*(?:[,.;!]|$))"
+                          r"|[,\s]*\b(?:category|under)\s*[:：]?\s*(?P<en>[a-z][a-z&-]*(?:\s+[a-z&-]+){0,2}?)(?:\s+category)?(?=\s*(?:[,.;!:]|$))"
                           r"|[,\s]*\bin\s+the\s+(?P<en2>[a-z][a-z&-]*(?:\s+[a-z&-]+){0,2}?)\s+category\b", re.I)
 
 _CLOCK_ZH = r"(?:凌晨|早上|早晨|上午|中午|下午|傍晚|晚上)?\s*[\d一二两三四五六七八九十]{1,3}\s*[点點:：]\s*(?:半|一刻|三刻|[\d一二三四五六七八九十]{1,3}\s*分?)?"
@@ -355,6 +356,8 @@ def _money(text: str, action: str, props: Mapping[str, Any], out: dict[str, Any]
             out["note"] = picked
         elif isinstance(note, str) and _MONEY_COMMAND_ZH.fullmatch(note.strip()):
             del out["note"]
+    if write and "category" in props and not out.get("category") and (named := money_category(text)):
+        out["category"] = named[0]  # "Spent 45 on groceries": filed under groceries, the note keeps the word
 
 
 def _what_for_zh(text: str, out: Mapping[str, Any]) -> str:
@@ -756,8 +759,8 @@ def refine(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
         changes(text, action, props, out)
     if "mode" in props and "reason" in props and not out.get("reason"):
         _mode_reason(text, out)
-    for key in _NAME_KEYS:
-        if isinstance(out.get(key), str) and out[key].isascii():
+    for key in _NAME_KEYS:  # (a dream or a diary is told in sentences: "an exam I hadn't revised for")
+        if isinstance(out.get(key), str) and out[key].isascii() and not (key == "content" and action in PROSE_ACTIONS):
             out[key] = _edge_words(out[key].strip(), name=key not in ("content", "note"))
     return out
 

@@ -174,9 +174,22 @@ def mood(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
 _DREAMT_ZH = re.compile(r"^(?:昨晚|昨天晚上|昨夜|今早|晚上)?\s*(?:我)?\s*(?:又|做梦)?(?:梦见|梦到|梦里|梦着|做了个梦，?)\s*(?:了)?\s*(?=\S)")
 _DREAMT_EN = re.compile(r"^(?:last night\s*,?\s*)?(?:i\s+)?(?:dreamt|dreamed|dream|had a dream|had this dream)\s+(?:that\s+|about\s+|of\s+)?"
                         r"|^(?:i\s+was\s+|i\s+am\s+|i'm\s+)(?=\w+ing\b)", re.I)
-_I_WAS_EN = re.compile(r"^(?:i\s+was|i'm|i\s+am)\s+(?=\S)", re.I)
+# The word that names a dream, with what is said of it before the dream itself ("I dreamt
+# (that)", "a weird dream on Sunday night about", "Record my dream from last night,", "Dream
+# journal:", "a nightmare that"); "I was …" and "my teeth …" are the dream, as households
+# write it (blinds 1-10 keep "I was" ten times in twelve).
+_DREAM_TOLD_EN = re.compile(r"\b(?:dreamt|dreamed|dream|nightmare)(?:\s+(?:journal|diary|log))?"
+                            r"(?:\s+(?:last night|again|from last night|on \w+(?: night)?|the other night))*"
+                            r"(?:\s+(?:that|about|where|of))?\s*(?:[:,—–-]\s*)?(?=\S)", re.I)
+# Asking for it to be kept, said after the dream: none of the dream.
+_DREAM_KEEP_EN = re.compile(r"[,.;!\s]*(?:(?:please|can you|could you)\s+)?(?:write (?:it|that) down|log (?:it|that)|note (?:it|that)(?: down)?"
+                            r"|save (?:it|that)(?: to my dream (?:journal|diary|log))?|record (?:it|that)|keep (?:it|that))[.!\s]*$", re.I)
+# A feeling said last, on its own ("…, pretty unsettling"): the dream's mood.
+_FELT_AFTER_EN = re.compile(r"[,.;]\s*(?:pretty|really|so|very|quite|kinda|kind of|a bit|super)\s+(?P<m>[a-z]+)\s*[.!]?$", re.I)
 _WOKE_ZH = re.compile(r"[，,。\s]*(?:醒来|醒了以后|醒了|醒后|感觉|觉得)(?:以后|之后)?\s*(?:有点儿?|有些|很|挺|特别|非常|好|超级?)?\s*"
                       r"(?P<m>[\u4e00-\u9fff]{1,4}?)(?:了|的)?\s*(?=[，,。]|$)")
+# A feeling said last, on its own ("…，挺开心的", "还挺好玩的"): the dream's mood.
+_FELT_AFTER_ZH = re.compile(r"[，,。]\s*(?:还|真|也)?(?:挺|很|特别|非常|好|超级?|有点儿?|蛮)(?P<m>[\u4e00-\u9fff]{1,4}?)(?:的|了|啊|呀)?\s*$")
 _WOKE_EN = re.compile(r"[,.;\s]+(?:and\s+)?(?:it\s+)?(?:felt|feeling|woke\s+up|woke|i\s+woke\s+up|i\s+felt)\s+(?:so\s+|really\s+|very\s+|pretty\s+|kind of\s+)?"
                       r"(?P<m>[a-z][a-z -]{1,20}?)\s*[.!]?$", re.I)
 
@@ -192,7 +205,7 @@ def dream(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
         said = re.search(r"(?:梦见|梦到)(?P<c>[^，,。；;]+?)(?:了)?(?=[，,。；;]|$)", text)
         if said and not re.search(r"梦见|梦到", content) and said.group("c").strip() not in content:
             content = said.group("c").strip()  # the slot took the wrong clause ("醒来有点难过")
-        woke = _WOKE_ZH.search(content) or _WOKE_ZH.search(text)
+        woke = _WOKE_ZH.search(content) or _WOKE_ZH.search(text) or _FELT_AFTER_ZH.search(content)
         if woke and "mood" in props and not out.get("mood"):
             out["mood"] = woke.group("m")
         if woke and woke.group(0) in content:
@@ -200,12 +213,16 @@ def dream(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
         content = _DREAMT_ZH.sub("", content) or content
         out["content"] = content.removesuffix("了") if len(content) > 3 and content.endswith("了了") else content
         return
-    woke_en = _WOKE_EN.search(content)
+    told = _DREAM_TOLD_EN.search(text)
+    if told:  # the dream as it was told, from the words after the one that names it
+        content = _DREAM_KEEP_EN.sub("", text[told.end():]).strip(" ,.;") or content
+    woke_en = _WOKE_EN.search(content) or _FELT_AFTER_EN.search(content)
     if woke_en and "mood" in props and not out.get("mood"):
         out["mood"] = woke_en.group("m").strip()
+    if woke_en:
         content = content[:woke_en.start()].strip(" ,.;") or content
-    content = _DREAMT_EN.sub("", content).strip()
-    content = _I_WAS_EN.sub("", content).strip() or content
+    if not told:
+        content = _DREAMT_EN.sub("", content).strip()
     out["content"] = re.sub(r"[,;]?\s*(?:log|save|record|note) it\.?$", "", content, flags=re.I).strip() or content
 
 
@@ -546,8 +563,14 @@ _GOAL_ZH = re.compile(rf"(?P<v>读|看|跑|走|骑|游|存|攒|减|瘦)(?:完|�
                       r"(?P<u>万|千|本书|本|公里|千米|km|斤|公斤|kg|部电影|部|场|次|小时)")
 _GOAL_ACTIVITY_ZH = {"读": "读书", "看": "读书", "跑": "跑步", "走": "走路", "骑": "骑行", "游": "游泳", "存": "存钱", "攒": "存钱",
                      "减": "减肥", "瘦": "减肥"}
-_SAVE_EN = re.compile(r"\bsave\s+(?:up\s+)?(?P<a>\$\s*[\d,]+(?:\.\d+)?\s*k?|[\d,]+(?:\.\d+)?\s*k?\s*(?:dollars|pounds|euros|yuan|bucks))"
+_SAVE_EN = re.compile(r"\bsave\s+(?:up\s+)?(?P<a>[$£€¥]\s*[\d,]+(?:\.\d+)?\s*k?"
+                      r"|[\d,]+(?:\.\d+)?\s*k?(?:\s*(?:dollars|pounds|euros|yuan|bucks)|(?=\s+for\b)))"
                       r"(?:\s+(?P<rest>for\s+.+?))?(?=\s+(?:by|before|until)\b|[,.]|$)", re.I)
+# The time a goal is due by, said after its name ("lose 5 kg before summer", "read 24 books
+# this year"): the deadline's, or no date at all, but never the name.
+_GOAL_DUE_EN = re.compile(r"\s+(?:(?:by|before|until|till)\s+.+|(?:this|next)\s+(?:year|month|week|summer|spring|autumn|winter)"
+                          r"|in\s+(?:the\s+)?(?:summer|spring|autumn|fall|winter|January|February|March|April|May|June|July|August"
+                          r"|September|October|November|December))$", re.I)
 _COUNTED_EN = re.compile(r"\b(?P<v>read|watch|finish|write|visit|bake|cook)\s+(?P<n>\d+)\s+(?P<u>books|novels|films|movies|pages|countries|recipes)\b", re.I)
 
 
@@ -572,7 +595,7 @@ def goal(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
         out["target"] = int(number) if float(number).is_integer() else number
         title = out.get("title")
         activity = _GOAL_ACTIVITY_ZH[m.group("v")]
-        if not isinstance(title, str) or len(title) <= 2 or m.group("v") in title[:2] or re.search(r"\d|[，,]", title):
+        if not isinstance(title, str) or len(title) <= 2 or m.group(0)[:2] in title or re.search(r"\d|[，,]", title):
             out["title"] = activity
         said_end = next((w for w in ("年底", "年末", "月底", "月末", "这个月", "本月", "下个月", "今年", "明年") if w in text), None)
         if "deadline" in props and not out.get("deadline") and said_end:
@@ -586,10 +609,12 @@ def goal(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
             out["title"] = "save " + m.group("rest").strip() if m.group("rest") else "save money"
             out.pop("unit", None)
     elif (m := _COUNTED_EN.search(text)) and isinstance(out.get("title"), str) and out["title"].casefold().startswith(m.group("v").casefold()):
-        out["title"] = f"{m.group('v')} {m.group('u')}"  # "read 30 books": read books (a count of things, not a measure)
+        out["title"] = m.group(0)  # "read 30 books" (a count of things, not a measure)
         if out.get("target") in (None, ""):
             out["target"] = int(m.group("n"))
         out.setdefault("unit", m.group("u"))
+    if isinstance(out.get("title"), str):
+        out["title"] = _GOAL_DUE_EN.sub("", out["title"]).strip(" ,") or out["title"]
 
 
 _EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")

@@ -357,7 +357,7 @@ def generic(text: str, name: str, props: Mapping[str, Any], required: Sequence[s
                 value = _clean(re.split(r"[，,。；;]", value)[0])
         else:
             value = _object_phrase(rest, templates, first=main in _NAME_KEYS)
-            if main == "content" and name in _PROSE_ACTIONS:
+            if main == "content" and name in PROSE_ACTIONS:
                 value = _object_phrase(rest, templates, whole=True)  # a diary is the user's prose: all of it
             if main == "item" and name.startswith(("add_", "mark_")):
                 # "bananas, spinach, greek yogurt and bread": a list, each piece an item
@@ -469,7 +469,7 @@ def _object_phrase(rest: str, templates: Sequence[Template], first: bool = False
 INTO_LIST_RE = re.compile(r"(?:记到|记在|放到|放进|加到|加进|添到|存到|存进|写到|写进|列到|列进)\s*(?:我的|咱家的?)?"
                            r"(?:待办事项|待办|任务列表|任务|购物清单|购物单|采购清单|清单|日程表|日程|日历|笔记本|笔记|备忘录|备忘|心愿单|愿望单|愿望清单)"
                            r"(?:里面?|中|上|里头)?")
-_PROSE_ACTIONS = ("write_diary", "record_dream")
+PROSE_ACTIONS = ("write_diary", "record_dream")
 
 
 def _is_list(value: str) -> bool:

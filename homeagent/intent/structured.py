@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from homeagent.numbers import NUM, parse_number
+from homeagent.text import has_han
 
 _PHONE_RE = re.compile(r"(?<![A-Za-z0-9+])(?:\+\d{1,3}[\s-]?)?(?:\(\d{2,4}\)\s?)?\d(?:[\s-]?\d){6,13}(?!\w)")
 _PHONE_WORDS = re.compile(r"(?:手机号码?|电话号码?|手机|电话|联系方式|号码|phone(?: number)?|mobile|cell|tel|number)"
@@ -159,8 +160,9 @@ def structured(text: str, props: Mapping[str, Any], args: dict[str, Any]) -> dic
             out.setdefault("unit", "本" if m.group("u") == "本书" else m.group("u"))
             if isinstance(out.get("title"), str):
                 title = re.sub(r"^(?:目标|goal)[：:\s]*", "", out["title"], flags=re.I) or out["title"]
-                # "run 100 km" is the goal "run", 100 its target, km its unit; "读12本书" is 读书.
-                cut = title.replace(m.group(0), "书" if m.group("u") == "本书" else " ", 1)
+                # "读12本书" is 读书, 12 its target, 本 its unit; an English goal keeps its
+                # number ("run 100 km", "lose 5 kg"), as households write it.
+                cut = title.replace(m.group(0), "书" if m.group("u") == "本书" else " ", 1) if has_han(title) else title
                 out["title"] = re.sub(r"\s+", " ", cut).strip(" ，,") or title
     if "quantity" in props and "unit" in props and out.get("quantity") in (None, ""):
         m = _STOCK_RE.search(text)

@@ -142,6 +142,38 @@ _SENTENCE_END_EN = re.compile(r"\s*[.!?]+(?:\s+|$)")
 _DANGLING_EN = re.compile(r"\s+(?:on|at|by|from|until|till|due)$", re.I)
 
 
+# The words around a thing on a list: running out of it, the list it goes on or off, the
+# errand it was bought on, what became of it ("outta milk again", "washing-up liquid while
+# you're at it", "the sourdough on my way home", "gave the old stroller away").
+_ITEM_LEAD_EN = re.compile(r"^(?:(?:we're|we are|i'm|i am|we|i)\s+)?(?:(?:all\s+)?outta|(?:all\s+)?out\s+of|(?:have\s+)?(?:run|ran)\s+out\s+of"
+                           r"|no\s+more)\s+", re.I)
+_ITEM_TAIL_EN = re.compile(r"\s+(?:(?:to|on|onto|in|into|off|from)\s+(?:(?:the|my|our|[A-Z]\w*'s)\s+)?(?:wish\s?list|shopping list|grocery list|list"
+                           r"|household items(?: list)?|inventory|list of (?:stuff|things) we own)\b.*"
+                           r"|while you(?:'re| are) at it|on (?:my|our|the) way(?: home| back)?|as well|too|again)$", re.I)
+_GONE_EN = re.compile(r"^(?:we\s+|i\s+)?(?:gave|threw|sold|donated|binned|tossed|chucked)\s+(?:(?:the|our|my)\s+)?(?P<x>.+?)\s+(?:away|out)$"
+                      r"|^(?P<y>.+?)(?:'s|’s|\s+has|\s+is)\s+(?:gone|broken|died|dead|been\s+\w+)\b.*$", re.I)
+_ITEM_LEAD_ZH = re.compile(r"^(?:wishlist|wish list|心愿单|愿望单|购物清单|清单|家庭物品|物品)(?:里面?|中)的?\s*"
+                           r"|^从(?:家庭|家里的?)?物品(?:清单|列表)?(?:里面?|中)?\s*(?:移除|删除|删掉|去掉)?", re.I)
+
+
+def item_edges(value: str, text: str, lookup: bool) -> str:
+    """A thing on a list named without the words around it (`_ITEM_LEAD_EN`, `_ITEM_TAIL_EN`,
+    `_GONE_EN`, "wishlist里", "从家庭物品里移除"); a record looked up, without "那台坏掉的"."""
+    if value.isascii():
+        for _ in range(2):
+            value = _ITEM_TAIL_EN.sub("", _ITEM_LEAD_EN.sub("", value.strip())).strip() or value
+        if re.search(r"\b(?:tick|cross|check|knock)\b", text, re.I):
+            value = re.sub(r"\s+off$", "", value, flags=re.I) or value  # "Tick the rice off"
+        gone = _GONE_EN.match(value)
+        if lookup and gone:
+            value = (gone.group("x") or gone.group("y")).strip() or value
+        return value
+    value = _ITEM_LEAD_ZH.sub("", value.strip()) or value
+    if lookup:  # "那台坏掉的加湿器": the 加湿器
+        value = re.sub(r"^(?:那|这)?[台个把张件只辆部]?(?:坏掉的|坏了的|旧的|不用的)(?=\S{2})|^(?:那|这)[台个把张件只辆部](?=\S{2})", "", value) or value
+    return value
+
+
 def one_sentence_en(value: str, text: str) -> str:
     """An English name said in one sentence of several: the sentence with the most words of
     its own, the first of equals ("I need to book the car in for its MOT. Put it down as high
@@ -228,6 +260,10 @@ def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any],
         if lookup or (key in ("content", "item", "title") and INTO_LIST_RE.search(text)):
             value = _DISPOSAL_RE.sub("", value) or value  # (and "把交房租记到待办里": the 把 of putting it there)
         value = _THAT_RE.sub("", value) or value
+        if value.isascii():  # "prepare the slides, due (next Tuesday)": the date went, its word stays
+            value = re.sub(r",\s*(?:due|by|on|at)$", "", value, flags=re.I) or value
+        if key == "item":
+            value = item_edges(value, text, lookup)
         if key in ("person", "title", "dish", "label", "habit"):
             value = re.sub(r"^是(?=\S{2})|(?<=\S{2})是$", "", value)
         if lookup and key in _LOOKUP_KEYS:

@@ -155,7 +155,7 @@ async def test_structured_slots_land_in_their_columns(make_config) -> None:
         water = [dict(r) for r in await app.db.fetchall("SELECT plant, amount_ml FROM plant_waterings")]
     assert provider.requests == []
     assert people == [{"name": "张三", "phone": "13812345678"}]
-    assert goals == [{"title": "run", "target": 100, "unit": "km"}]
+    assert goals == [{"title": "run 100 km", "target": 100, "unit": "km"}]
     assert stock == [{"name": "tuna", "quantity": 3, "unit": "cans", "location": "pantry"}]
     assert water == [{"plant": "fern", "amount_ml": 300}]
 

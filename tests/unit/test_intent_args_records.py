@@ -55,8 +55,9 @@ def test_a_mood_and_its_score(filler: IntentLayer, text: str, expected: dict) ->
     ("记个梦：梦见家里的猫会说话", {"content": "家里的猫会说话"}),
     ("昨晚梦到小学同学了，醒来挺开心，记一下", {"content": "小学同学", "mood": "开心"}),
     ("记录梦境：在雪山上迷路，感觉很害怕", {"content": "在雪山上迷路", "mood": "害怕"}),
-    ("I dreamt I was lost in an airport, log it", {"content": "lost in an airport"}),
-    ("log a dream: I was swimming with whales, it felt peaceful", {"content": "swimming with whales", "mood": "peaceful"}),
+    # "I was …" is the dream as it was told (households keep it: blinds 1-10, ten times in twelve).
+    ("I dreamt I was lost in an airport, log it", {"content": "I was lost in an airport"}),
+    ("log a dream: I was swimming with whales, it felt peaceful", {"content": "I was swimming with whales", "mood": "peaceful"}),
     ("dream: falling down stairs, woke up shaking", {"content": "falling down stairs", "mood": "shaking"}),
 ])
 def test_a_dream_and_how_it_felt(filler: IntentLayer, text: str, expected: dict) -> None:
@@ -150,7 +151,7 @@ def test_an_item_without_who_wants_it_or_the_list_s_words(filler: IntentLayer, a
     ("record_mood", "Feeling calm tonight, like a 4 out of 5 — the house is quiet",
      {"mood": "calm", "score": 4, "note": "the house is quiet"}),
     ("record_sleep", "log sleep 7.5h, quality poor", {"hours": "7.5 hours", "quality": "poor"}),
-    ("record_dream", "Log my dream — I was on a boat that kept shrinking", {"content": "on a boat that kept shrinking"}),
+    ("record_dream", "Log my dream — I was on a boat that kept shrinking", {"content": "I was on a boat that kept shrinking"}),
 ])
 def test_a_record_s_words_after_its_command(filler: IntentLayer, action: str, text: str, expected: dict) -> None:
     got = filler.fill(action, text)
@@ -177,9 +178,11 @@ def test_a_coupon_s_shop_offer_and_code(filler: IntentLayer, text: str, expected
     ("新目标：这个月骑满300公里", {"title": "骑行", "target": 300, "unit": "公里"}),
     ("设个目标，年底前攒够3万", {"title": "存钱", "target": 30000}),
     ("今年的目标是读完36本书，年底前完成", {"title": "读书", "target": 36, "unit": "本", "deadline": "年底"}),
-    ("Set a goal to watch 50 films this year", {"title": "watch films", "target": 50}),
+    ("Set a goal to watch 50 films this year", {"title": "watch 50 films", "target": 50}),
     ("I want to save $2,500 for a new laptop by June", {"title": "save for a new laptop", "target": 2500}),
-    ("run 200 km this year", {"title": "run", "target": 200, "unit": "km"}),  # a measure: the verb alone
+    # An English goal keeps its number, as households write it (blinds 1-10: "run 100 km",
+    # "lose 5 kg", "read 24 books" far more often than the verb alone).
+    ("run 200 km this year", {"title": "run 200 km", "target": 200, "unit": "km"}),
 ])
 def test_a_goal_named_by_what_is_done(filler: IntentLayer, text: str, expected: dict) -> None:
     got = filler.fill("create_goal", text)

@@ -75,7 +75,7 @@ def test_a_long_enum_value_is_read_through_a_typo(layer: IntentLayer) -> None:
      {"title": "Starbucks coupon", "store": "Starbucks", "code": "SAVE20", "expires": "next Friday"}),
     ("记一张优惠券：星巴克满100减20，券码ABC123，下周五过期", "add_coupon",
      {"title": "星巴克满100减20", "store": "星巴克", "code": "ABC123", "discount": "满100减20", "expires": "下周五"}),
-    ("run 100 km this year", "create_goal", {"title": "run", "target": 100, "unit": "km", "deadline": "this year"}),
+    ("run 100 km this year", "create_goal", {"title": "run 100 km", "target": 100, "unit": "km", "deadline": "this year"}),
     ("目标今年跑500公里", "create_goal", {"title": "跑步", "target": 500, "unit": "公里"}),
     ("今年读12本书", "create_goal", {"title": "读书", "target": 12, "unit": "本"}),
     ("add 3 cans of tuna to the pantry", "create_inventory_item",
