@@ -56,6 +56,7 @@ complete completed done finished finish haven't i've we've included including in
 morning afternoon evening night next last recent recently times time often ever please me
 calender archived archive included and or visited visit household recurring off from stored kept
 add added adding anyone someone somebody logged checked recorded reminder reminders ticked
+track tracking tracked feeling felt pill pills meds medicine medicines tablets appointment appointments somewhere
 """))
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _EN_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9'’.-]*|\d+")
@@ -278,7 +279,7 @@ def read_filters(text: str, props: Mapping[str, Any], args: dict[str, Any], lite
         if m:
             out["tag"] = next(g for g in (m.group("en"), m.group("zh"), m.group("zh2")) if g)
             rest = rest.replace(m.group(0), " ")
-    if "query" in props and not (out.get("kind") and "metric" in kind):
+    if "query" in props and not (out.get("kind") == "metric" or out.get("metric")):
         literal = (*literal, *(w for prop in props.values() for v in prop.get("enum", ()) for w in (v, *ENUM_WORDS.get(v, ()))))
         said = out.get("query")
         found = subject(str(said) if isinstance(said, str) and said else rest, literal)

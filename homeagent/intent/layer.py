@@ -376,6 +376,10 @@ class _Context:
     shown: Listing | None = None  # the listing this turn may point at
 
 
+# A template's slots that say when, not what: its other words may be the record's nouns.
+_WHEN_SLOTS = frozenset({"from", "to", "date", "time", "day", "when", "within_days", "limit"})
+
+
 class IntentLayer:
     def __init__(
         self,
@@ -1058,13 +1062,21 @@ class IntentLayer:
         return args
 
     def _literal(self, action: str) -> tuple[str, ...]:
-        """The literal parts of `action`'s templates (its command and question words)."""
+        """The literal parts of `action`'s templates around a slot of what it is about, or said
+        by two templates: its command and question words. A template with no such slot says
+        its nouns ("{from}打车花了多少", "我今天吃降压药了没"): no words of it are kept from a query."""
         key = (action, id(self.templates))
         cached = self._literal_cache.get(key) if hasattr(self, "_literal_cache") else None
         if cached is None:
             if not hasattr(self, "_literal_cache") or len(self._literal_cache) > 500:
                 self._literal_cache: dict[tuple[str, int], tuple[str, ...]] = {}
-            cached = tuple(p for t in self.templates.get(action, []) for p in t.literal_parts())
+            said: dict[str, int] = {}
+            for templates in self.templates.values():
+                for t in templates:
+                    for p in set(t.literal_parts()):
+                        said[p] = said.get(p, 0) + 1
+            cached = tuple(p for t in self.templates.get(action, []) for p in t.literal_parts()
+                           if said[p] >= 2 or any(k not in _WHEN_SLOTS for k in t.slots))
             self._literal_cache[key] = cached
         return cached
 

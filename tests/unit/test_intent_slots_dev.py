@@ -126,3 +126,21 @@ def test_a_thing_on_a_list_without_the_words_around_it(filler: IntentLayer, text
                                                        expected: dict) -> None:
     args = filler.fill(action, text)
     assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # What a question is about, though one template of the action says that noun in a whole
+    # sentence of its own ("{from}打车花了多少", "我今天吃降压药了没").
+    ("上个月打车花了多少", "list_transactions", {"query": "打车"}),
+    ("降压药这周吃了几次？", "list_health", {"query": "降压药", "kind": "medicine"}),
+    ("Have I taken any ibuprofen this week?", "list_health", {"query": "ibuprofen", "kind": "medicine"}),
+    ("When was the last time I logged feeling anxious?", "list_moods", {"query": "anxious"}),
+    ("What's my meditation streak?", "list_habits", {"query": "meditation"}),
+    # A kind's own word asks for the whole kind: no keyword.
+    ("did I take my pills today?", "list_health", {"query": None, "kind": "medicine"}),
+    ("Which habits am I tracking?", "list_habits", {"query": None}),
+    ("When's the dentist appointment?", "list_events", {"query": "dentist"}),
+])
+def test_what_a_question_is_about(filler: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = filler.fill(action, text)
+    assert _has(args, expected), args
