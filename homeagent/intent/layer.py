@@ -66,6 +66,7 @@ from homeagent.intent.slots import (
     strip_command_clauses,
     strip_polite,
 )
+from homeagent.intent.spoken import as_written
 from homeagent.intent.structured import measures, pairs, structured
 from homeagent.intent.tidy import quoted_names, tidy, unquoted
 from homeagent.intent.training import (
@@ -89,7 +90,7 @@ from homeagent.tools.registry import Permission, ToolContext, ToolRegistry, Tool
 log = get_logger("homeagent.intent")
 
 _QUESTION_RE = re.compile(
-    r"(?:吗|么|呢)[\s？?。!！]*$|[？?]\s*$|什么|哪|多少|(?<![好十])几(?:[个天次点本杯瓶号岁斤块遍回颗片粒顿度份张件条]|分(?!钟)|公[斤里])"
+    r"(?:吗|么|呢)[\s？?。!！]*$|[？?]\s*$|什么|哪|多少|是谁|谁(?=[的在有借拿去来写说做])|(?:给|借给|还给|找|问|和|跟)谁|(?<![好十])几(?:[个天次点本杯瓶号岁斤块遍回颗片粒顿度份张件条]|分(?!钟)|公[斤里])"
     r"|怎么样|咋样|如何|有没有|是不是|是否|要不要|需不需要|该不该|够不够|有啥|(?<!那个)(?<!那)啥|(?:对吧|是吧|对不对|没错吧|对不)[\s。!！]*$|"
     r"^(?:(?:so|and|but|ok|okay|oh|um|uh|hey|well|wait)[\s,，]+)*(?:what|which|who|whom|whose|where|when|how|is|are|am|was"
     r"|were|do|does|did|have|has|any|should|shall|can i|may i)\b"
@@ -522,7 +523,8 @@ class IntentLayer:
 
     async def route(self, text: str, member: str = "", channel: str = "", tools: Sequence[ToolDef] = ()) -> Route:
         started = time.perf_counter()
-        text = homophones().fix(text)  # "交房祖": a household word typed by its sound, as meant
+        # "交房祖": a household word typed by its sound, as meant; "…坏了 下周三…": a pause spoken
+        text = as_written(homophones().fix(text))
         ctx = self._contexts.setdefault((member, channel), _Context())
         ctx.shown, ctx.listed = ctx.listed, None  # a listing is pointed at by the next turn only
         undone = [(ctx.last_text, name) for name, _, _ in ctx.done[:1]]
@@ -894,7 +896,8 @@ class IntentLayer:
         required = list(dict(spec.parameters).get("required", []))
         now = self.clock.now()
         templates = self.templates.get(action, [])
-        text = strip_fillers(fix_typos(homophones().fix(text)))  # "ok so remnd me…", "交房祖": the words as meant
+        # "ok so remnd me…", "交房祖", "…坏了 下周三…": the words and the pauses as meant
+        text = strip_fillers(fix_typos(homophones().fix(as_written(text))))
         text = _THOUSANDS_RE.sub(lambda m: m.group(0).replace(",", ""), text)  # "12,480 steps" is one number
         # A title's own comma ("《你好，李焕英》") parts no clauses: held aside while reading.
         text = _TITLE_MARKS_RE.sub(lambda m: m.group(0).replace("，", _HELD_COMMA).replace(",", _HELD_COMMA_EN), text)

@@ -41,6 +41,8 @@ def writes(layer: IntentLayer, found: Route) -> list[str]:
     # An order to look something up is a question in the imperative.
     "search my wishlist for the espresso machine", "check which mode we're in",
     "look up the plumber's number in my notes", "find out what I spent on petrol last week",
+    # 谁 asks who: a book's author, who has the ladder.
+    "《红楼梦》的作者是谁", "梯子借给谁了",
 ])
 def test_a_question_form_never_writes(layer: IntentLayer, text: str) -> None:
     found = route(layer, text)
@@ -144,3 +146,15 @@ def test_what_is_no_time_put_right(layer: IntentLayer, text: str) -> None:
     layer._contexts[("", channel)] = _Context(last_action="create_task", last_id=7, last_data={"due": "2026-03-05"})
     found = asyncio.run(layer.route(text, channel=channel, tools=layer.registry.definitions()))
     assert found.reason != "follow-up: time put right", found.trace()
+
+
+@pytest.mark.parametrize(("text", "action"), [
+    # 谁也 is nobody, and 谁 typed for 睡 or 水 asks nothing.
+    ("写张便签置顶：周末大扫除谁也不许跑", "create_memo"),
+    ("昨晚谁了6个小时", "record_sleep"),
+    ("喝了一杯谁", "record_water"),
+])
+def test_a_who_that_asks_nothing_is_no_question(layer: IntentLayer, text: str, action: str) -> None:
+    found = route(layer, text)
+    assert not found.question, found.trace()
+    assert found.label == action, found.trace()

@@ -83,7 +83,7 @@ def test_a_long_enum_value_is_read_through_a_typo(layer: IntentLayer) -> None:
     ("买两盒牛奶", "add_shopping_item", {"item": "牛奶", "quantity": "两盒"}),
     ("喝了两杯水", "record_water", {"amount": "两杯"}),
     ("I drank 500ml of water", "record_water", {"amount": "500ml"}),
-    ("spent twenty bucks on lunch", "record_transaction", {"amount": "20 USD", "type": "expense"}),
+    ("spent twenty bucks on lunch", "record_transaction", {"amount": 20, "currency": "USD", "type": "expense"}),
     ("spent 2.5k on a laptop", "record_transaction", {"amount": 2500}),
     ("买了¥1.2万的电脑", "record_transaction", {"amount": 12000}),
     ("slept 7 and a half hours", "record_sleep", {"hours": 7.5}),
