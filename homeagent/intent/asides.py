@@ -348,3 +348,52 @@ _INTO_LIST_ZH_RE = re.compile(r"(?:记进|记到|加到|加进|放进|存到|登
 # The command or the telling before an English thing's name ("Register the…", "There are…").
 _KEPT_LEAD_EN_RE = re.compile(r"^(?:(?:please\s+)?(?:register|record|log|add|store|save|track|inventory)\s+|there(?:'s| is| are)\s+"
                               r"|we(?:'ve| have)(?: got)?\s+|i(?:'ve| have)(?: got)?\s+)(?:(?:the|a|an|our|my|some)\s+)?", re.I)
+
+
+# What a loan was for, said after it ("from my sister for the deposit", "借了3万块买车").
+_FOR_EN = re.compile(r"\bfor\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+|his\s+|her\s+)?(?P<n>(?!(?:\d|a\s+(?:week|month|day|year)|me\b|him\b|her\b|them\b"
+                     r"|us\b|now\b|a\s+bit\b|a\s+while\b)|(?:\w+\s+)?(?:weeks?|months?|days?|years?|hours?)\b)[A-Za-z][^,.;!?]*?)(?=\s*(?:[,.;!?]|$))", re.I)
+_BORROWED_FOR_ZH = re.compile(rf"借(?:了|给了?\S{{1,4}}?)?\s*(?:[\d.,]+|[零一二两三四五六七八九十百千万]+)\s*(?:万|千|w|k)?\s*(?:块钱|块|元|美元|刀)?"
+                              rf"\s*(?:去|来|用来|拿去)?(?P<n>[{_HAN}]{{2,8}}?)(?:用|的钱)?(?=[，,。；;]|$)")
+# What is said of a walk or a watering after what was walked or watered ("Walked Buddy for
+# 40 minutes around the park", "gave the tomatoes in the greenhouse 2 litres").
+_WALKED_EN = re.compile(r"^(?i:i\s+|we\s+)?(?i:walked|took|ran|played with|fed|brushed|bathed|groomed)\s+(?P<pet>[A-Z][\w'-]*)\s+(?:for\s+)?"
+                        r"(?P<n>\d[^,.;!?]*?)\s*[.!]?$")
+_WATERED_IN_EN = re.compile(r"^(?P<plant>.+?)\s+(?P<n>(?:in|on|by)\s+the\s+[a-z][\w ]*?)$", re.I)
+
+
+def purpose_note(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any]) -> dict[str, Any]:
+    """What a loan was for ("for the deposit", "交首付"), how a walk went ("40 minutes around the
+    park") and where the plant stands ("in the greenhouse"), into the note: not whose it is."""
+    if "note" not in props:
+        return args
+    out = dict(args)
+    if action == "record_money_lend":
+        if re.search(rf"[{_HAN}]", text):
+            m = _BORROWED_FOR_ZH.search(text)
+            note = out.get("note")
+            if m and (not note or (isinstance(note, str) and re.search(r"借", note))):
+                out["note"] = m.group("n")
+            return out
+        m = _FOR_EN.search(text)
+        person = out.get("person")
+        if m is not None:
+            if isinstance(person, str) and " for " in f" {person} ":
+                out["person"] = re.split(r"\s+for\s+", person, maxsplit=1)[0].strip() or person
+            if not out.get("note"):
+                out["note"] = m.group("n").strip()
+        return out
+    if action == "record_pet_activity" and not out.get("note") and (m := _WALKED_EN.match(text.strip())):
+        if str(out.get("pet", "")).casefold() == m.group("pet").casefold():
+            out["note"] = m.group("n").strip()
+        return out
+    if action == "record_plant_watering" and not out.get("note") and isinstance(out.get("plant"), str):
+        plant = re.sub(r"^(?:i|we)\s+(?:(?:the|my|our)\s+)?", "", out["plant"].strip(), flags=re.I).strip()
+        out["plant"] = re.sub(r"^(?:the|my|our)\s+", "", plant, flags=re.I) or out["plant"]  # "I the tomatoes"
+        m = _WATERED_IN_EN.match(out["plant"].strip())
+        if m:
+            out["plant"], out["note"] = m.group("plant"), m.group("n")
+        elif text.isascii() and (at := re.search(rf"\b{re.escape(out['plant'].strip())}\s+(?P<n>(?:in|on|by)\s+the\s+[a-z][\w ]*?)"
+                                                 r"(?=\s+\d|\s*[,.;!?]|$)", text, re.I)):
+            out["note"] = at.group("n")  # ("the tomatoes in the greenhouse": the plant was read without it)
+    return out

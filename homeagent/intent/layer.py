@@ -37,7 +37,15 @@ from homeagent.actions.dates import DateError, parse_when
 from homeagent.actions.repeat import find_repeat
 from homeagent.chat import ToolCall, ToolDef
 from homeagent.clock import Clock
-from homeagent.intent.asides import clause_note, kept_at, money_note, people, take_tags, whose_note
+from homeagent.intent.asides import (
+    clause_note,
+    kept_at,
+    money_note,
+    people,
+    purpose_note,
+    take_tags,
+    whose_note,
+)
 from homeagent.intent.classifier import IntentModel, Prediction
 from homeagent.intent.cues import destination
 from homeagent.intent.filters import metric_named, read_filters
@@ -1036,7 +1044,7 @@ class IntentLayer:
                 args[key] = value[1:].strip()
         if action.startswith(CREATES):
             args = whose_note(text, action, props, clause_note(text, action, props, money_note(text, props, args)))
-            args = people(text, action, props, kept_at(text, action, props, args))
+            args = purpose_note(text, action, props, people(text, action, props, kept_at(text, action, props, args)))
             if action == "add_person":
                 contact(text, props, args)  # (after the clauses and people: who they are is read last)
         for key in ("note", "notes"):

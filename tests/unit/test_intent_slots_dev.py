@@ -144,3 +144,18 @@ def test_a_thing_on_a_list_without_the_words_around_it(filler: IntentLayer, text
 def test_what_a_question_is_about(filler: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = filler.fill(action, text)
     assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # What a loan was for is its note, not part of whose it was.
+    ("I borrowed $200 from my sister for the deposit", "record_money_lend", {"person": "sister", "note": "deposit"}),
+    ("Borrowed $40 from Jess for the concert tickets", "record_money_lend", {"person": "Jess", "note": "concert tickets"}),
+    ("我跟我哥借了两万块交首付", "record_money_lend", {"note": "交首付"}),
+    ("我跟我姐借了3万块买车", "record_money_lend", {"note": "买车"}),
+    # What is said of a walk or a watering after its name is its note.
+    ("Walked Buddy for 40 minutes around the park", "record_pet_activity", {"pet": "Buddy", "note": "40 minutes around the park"}),
+    ("I gave the tomatoes in the greenhouse 2 litres", "record_plant_watering", {"plant": "tomatoes", "note": "in the greenhouse"}),
+])
+def test_what_it_was_for_or_how_it_went_is_the_note(filler: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = filler.fill(action, text)
+    assert _has(args, expected), args
