@@ -425,11 +425,47 @@ _MOOD_CLAUSE_EN = re.compile(rf"(?:i\s+)?(?:felt|feel|feeling|i'm|i am|was|am)\s
                              rf"(?P<m>(?:{_MOODS_EN})(?:\s+(?:but|and|yet)\s+(?:so\s+|really\s+|very\s+)?(?:{_MOODS_EN}))?)", re.I)
 
 
+# The head that asks for a diary entry or a memo, and whom or which day it is for, before the
+# entry's own words ("Leave a quick memo for everyone that …", "Put up a sticky note saying
+# …", "I want to write today's diary. …", "给老公留个便条，…").
+_TOLD_EN = {
+    "write_diary": re.compile(r"^.{0,60}?\b(?:dear diary|diary(?:\s+entry)?|journal(?:\s+entry)?)\b", re.I),
+    "create_memo": re.compile(r"^.{0,60}?\b(?:memo|sticky(?:\s+note)?|note on the fridge)\b", re.I),
+}
+_TOLD_FOR_EN = re.compile(r"^(?:\s+(?:for|to)\s+(?:today|yesterday|everyone|everybody|the family|the kids|all of us|[A-Z]\w+"
+                          r"|(?:my|our)\s+\w+))?(?:\s+(?:at the top|on the fridge|on the board))?"
+                          r"\s*(?:that|saying|which says|:|,|—|–|-|\.)\s+(?=\S)", re.I)
+_TOLD_ZH = {
+    "write_diary": re.compile(r"^.{0,12}?日记\s*[：:，,。]\s*"),
+    "create_memo": re.compile(r"^.{0,12}?(?:便签|便条|留言条?|备忘)\s*[：:，,。]\s*"),
+}
+_PIN_SAID = re.compile(r"[，,。.;；]?\s*(?:置顶|顶上|(?:and\s+)?pin (?:it|that)(?: to the top)?)[.!。]?$", re.I)
+
+
+def told(text: str, action: str, out: dict[str, Any]) -> None:
+    """A diary entry's or a memo's words: every word after the head that asks for it."""
+    if re.search("[\u4e00-\u9fff]", text):
+        m = _TOLD_ZH[action].match(text)
+        rest = text[m.end():] if m else ""
+    else:
+        head = _TOLD_EN[action].match(text)
+        lead = _TOLD_FOR_EN.match(text[head.end():]) if head else None
+        rest = text[head.end() + lead.end():] if head and lead else ""
+    rest = _PIN_SAID.sub("", rest.strip()).strip(" ，,")
+    if rest:
+        out["content"] = rest
+
+
+def memo(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    told(text, "create_memo", out)
+
+
 def diary(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
     """A diary entry's weather, mood and day said as clauses of their own ("今天阴天，有点低落，…",
     "rainy day, …, felt cosy", "Mood: a bit flat. Weather: rainy.", "3月1号，…") fill their slots
     and leave the entry's words: what is kept in its own field is not said twice. The rest of
     the entry is the user's prose, every word of it."""
+    told(text, "write_diary", out)
     content = out.get("content")
     if not isinstance(content, str):
         return
@@ -661,7 +697,7 @@ def contact(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
 
 _BY_ACTION = {"record_sleep": sleep, "record_medicine": medicine, "record_mood": mood, "record_dream": dream,
               "add_recipe": recipe, "record_medical": medical,
-              "web_search": search, "write_diary": diary,
+              "web_search": search, "write_diary": diary, "create_memo": memo,
               "add_shopping_item": items, "add_wishlist_item": items, "mark_shopping_bought": items,
               "add_coupon": coupon, "create_goal": goal}
 

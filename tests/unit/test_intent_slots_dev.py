@@ -159,3 +159,25 @@ def test_what_a_question_is_about(filler: IntentLayer, text: str, action: str, e
 def test_what_it_was_for_or_how_it_went_is_the_note(filler: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = filler.fill(action, text)
     assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # A memo or a diary entry is every word after the head that asks for it and names who it
+    # is for: no word of the head, and no sentence of the entry left out.
+    ("Leave a quick memo for everyone that the hot water is off until noon", "create_memo",
+     {"content": "the hot water is off until noon"}),
+    ("Put up a sticky note saying Dad's car keys are in the bowl by the door", "create_memo",
+     {"content": "Dad's car keys are in the bowl by the door"}),
+    ("Pin a memo at the top: don't give the dog chicken bones", "create_memo",
+     {"content": "don't give the dog chicken bones", "pinned": True}),
+    ("给老公留个便条，冰箱里有剩饭，热一下就能吃", "create_memo", {"content": "冰箱里有剩饭，热一下就能吃"}),
+    ("便签：今天燃气公司来抄表，家里要留人，置顶", "create_memo", {"content": "今天燃气公司来抄表，家里要留人", "pinned": True}),
+    ("Add to yesterday's diary that we finally finished the 1000-piece jigsaw", "write_diary",
+     {"content": "we finally finished the 1000-piece jigsaw"}),
+    ("I want to write today's diary. Grandpa came over for lunch and told the same war story three times", "write_diary",
+     {"content": "Grandpa came over for lunch and told the same war story three times"}),
+])
+def test_a_memo_or_a_diary_entry_is_every_word_after_its_head(filler: IntentLayer, text: str, action: str,
+                                                              expected: dict) -> None:
+    args = filler.fill(action, text)
+    assert _has(args, expected), args
