@@ -73,6 +73,7 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
 _NOT_TRANSACTION = re.compile(r"借|还我|还了|欠|每月|每年|每个月|订阅|续费|心愿|愿望|想要|预算|\blent\b|\bborrow|\bowe|pay\s+(?:me|him|her|them)\s+back"
                               r"|\bmonthly\b|subscription|per\s+(?:month|year)|a\s+(?:month|year)\b|wish|budget", re.I)
 _NOT_ADDING = re.compile(r"删|去掉|划掉|勾掉|取消|完成|做完|买好|买了|\b(?:delete|remove|cross|tick|cancel|done|bought)\b"
+                         r"|\bcheck(?:ed)?\s+(?:\S+\s+){0,3}?off\b"
                          r"|(?<!nearly )(?<!almost )\bfinished\b", re.I)
 
 

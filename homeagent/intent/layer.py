@@ -122,6 +122,8 @@ _ASKS_RE = re.compile(r"(?:了吗|了么|了没有?|过吗|过\S{0,2}没有?|\S�
 _PARTICLE_RE = re.compile(r"[啊呀呢吧哦嘛哈]+[\s？?。!！~～]*$")
 _REQUEST_RE = re.compile(r"(?:^|[,，;；]\s*)(?:(?:so|then|and)\s+)?(?:can|could|would|will) you\b|^please\b|帮我|麻烦|能不能帮|可以帮"
                          r"|请(?!问)", re.I)
+# A kind of record asked for by name ("帮我记个待办：…"): no showing frame ("…找出来") after it.
+_NAMED_KIND_ZH_RE = re.compile(r"(?:记|加|建|添|新建|创建|来)(?:一?个|一条|一项)?(?:待办|任务|日程|提醒)[：:，,]")
 # What must be done by a deadline ("下周三之前要把疫苗本找出来"): a to-do, though it says "find".
 _DUTY_RE = re.compile(r"(?:之前|以前|前)(?:一定)?(?:要|得|必须)")
 # Asked to find something out: a request around a question is still a question ("帮我查一下
@@ -275,7 +277,7 @@ _NOT_A_REMINDER_RE = re.compile(rf"{_NO_MORE_REMINDER_RE.pattern}|打卡|\bhabit
 # An order after what was done ("Did my swim this morning, log it for the habit"): a
 # statement with a request, though it opens like a question.
 _TRAILING_ORDER_RE = re.compile(
-    r"[,，;；]\s*(?:(?:please|pls|can you|could you)\s+)?(?:log|record|add|put|mark|save|note|track|count|tick)\s+(?:it|that|this|them)\b"
+    r"[,，;；]\s*(?:(?:please|pls|can you|could you)\s+)?(?:log|record|add|put|mark|save|note|track|count|tick|check|cross)\s+(?:it|that|this|them)\b"
     r"|[,，;；]\s*check me in\b|[，,；;]\s*(?:帮我)?(?:记一下|记上|记下来|给记上|打个卡|记个账)[吧呗啊。！!]*$", re.I)
 # A removal said as a clause of its own, at the end: "…，那条删了吧", "…, delete it".
 _REMOVED_CLAUSE_RE = re.compile(r"[，,。；;]\s*(?:那条|这条|那个|这个|把它|它|那就)?\s*(?:删了|删掉|删除|去掉|取消|划掉)(?:掉|了|吧|吧。)*[。!！]*$"
@@ -693,7 +695,8 @@ class IntentLayer:
                     prediction = prediction.led_by(label, confidence)
                     break
         if (not question and label != NONE_LABEL and not self._is_read(label) and _SHOW_RE.search(stripped)
-                and not _CHANGE_RE.search(stripped) and not (label == dest and _DUTY_RE.search(stripped))):
+                and not _CHANGE_RE.search(stripped)
+                and not (label == dest and (_DUTY_RE.search(stripped) or _NAMED_KIND_ZH_RE.search(stripped)))):
             # "打开购物清单", "习惯列表", "go through the inventory": a showing frame over a
             # write's domain shows that domain, with the write's confidence.
             domain = self._reading_of(label)

@@ -80,3 +80,16 @@ def test_two_things_bought_are_two_ticks(layer: IntentLayer, text: str, items: l
     label, calls = route(layer, text)
     assert label == "mark_shopping_bought"
     assert sorted(re.sub(r"^the\s+", "", c["item"]) for c in calls) == sorted(items), calls
+
+
+@pytest.mark.parametrize(("text", "action"), [
+    # A to-do named outright is no showing frame, though it ends in 找出来 (find it out).
+    ("帮我记个待办：周五之前把孩子的疫苗本找出来", "create_task"),
+    # Checking a task off is no adding one, though it names the task list.
+    ("Please check off number 3 on my tasks", "complete_task"),
+    # "Did my run" with an order after it is a statement: the run was done.
+    ("Did my run this morning, check it off", "check_in_habit"),
+])
+def test_a_named_destination_or_a_check_off_keeps_its_action(layer: IntentLayer, text: str, action: str) -> None:
+    found = asyncio.run(layer.route(text, channel=text, tools=layer.registry.definitions()))
+    assert found.label == action, found.trace()
