@@ -165,7 +165,13 @@ _LOOKUP_KEYS = ("content", "title", "habit", "item", "person", "dish", "label", 
 # One field of the record just touched, named and given (`_field_change`).
 _FIELD_RES = (
     ("location", re.compile(r"^(?:and\s+)?(?:地点|位置|地方|地址)(?:就)?(?:在|是|改成|改为|换成|定在|改到|[:：])\s*(?P<v>[^，,。]{2,30})[。.!！]*$"
-                            r"|^(?:and\s+)?(?:the\s+)?(?:location|place|venue)\s*(?:is|will be|[:：]|'s)\s+(?P<v2>.{2,40}?)[.!]*$", re.I)),
+                            r"|^(?:and\s+)?(?:the\s+)?(?:location|place|venue)\s*(?:is|will be|[:：]|'s)\s+(?P<v2>.{2,40}?)[.!]*$"
+                            # "It's at the town hall", "it's in the school hall, add that": where the event is
+                            r"|^(?:oh,?\s+)?(?:and\s+)?(?:it's|it is|it'll be|it will be)\s+(?:at|in)\s+(?:the\s+)?"
+                            r"(?P<v3>[^,.!?]{2,40}?)(?:,?\s+(?:add|put|note)\s+that(?:\s+in)?)?[.!]*$", re.I)),
+    # "Due next Wednesday", "it's due on the 20th": the task just made is due then.
+    ("due", re.compile(r"^(?:oh,?\s+)?(?:and\s+)?(?:it's\s+|it is\s+|it'll be\s+)?due\s+(?:on\s+|by\s+)?(?P<v>[^,.!?]{2,30}?)[.!]*$"
+                       r"|^(?:截止|期限)(?:日期|时间)?(?:是|在|改成|为|[:：])\s*(?P<v2>[^，,。]{2,20})[。!！]*$", re.I)),
     ("tags", re.compile(r"^(?:再)?(?:加个|加一个|打个|添加|添个|加|贴个)?标签[，,：:\s]*(?:是|为)?\s*[“\"]?(?P<v>[^，,。”\"]{1,12})[”\"]?[。.!！]*$"
                         r"|^(?:and\s+)?tag (?:it|that|this)(?:\s+(?:as|with))?\s+[\"']?(?P<v2>[\w -]{1,20}?)[\"']?[.!]*$", re.I)),
     ("append", re.compile(r"^(?:再)?(?:补充一句|补充一下|补一句|补充|加一句|添一句)[，,：:\s]*(?P<v>.{2,80})$"
@@ -230,7 +236,8 @@ _BARE_NUMBER_RE = re.compile(r"^(?:actually\s+|no\s*,?\s+|oh\s+|ok\s+|sorry\s*,?
 _ADD_IT_RE = re.compile(r"^(?:ok(?:ay)?|alright|then|yes|好的?|那就?|那)?[\s,，]*(?:please\s+)?(?:add|put|get|buy|加上?|买|记上)\s*"
                         r"(?:it|that|them|one|一下|上|吧)?\s*(?:on|to the list|then|please|吧|一个)?[\s.!。！]*$", re.I)
 _REMIND_AT_RE = re.compile(r"^(?:每天|每日)?\s*(?P<t>(?:早上|上午|中午|下午|晚上)?\s*[\d一二两三四五六七八九十]{1,3}\s*[点點:：]\s*(?:半|[\d]{1,2}\s*分?)?)"
-                           r"\s*提醒我(?:打卡)?[吧。！!]*$|^remind me (?:every day |daily )?at (?P<en>\d{1,2}(?::\d{2})?\s*(?:am|pm)?)[.!]*$",
+                           r"\s*提醒我(?:打卡)?[吧。！!]*$|^remind me (?:every day |daily )?at (?P<en>\d{1,2}(?::\d{2})?\s*(?:am|pm)?)"
+                           r"(?:\s+(?:every|each)\s+(?:day|morning|evening|night)|\s+daily)?[.!]*$",
                            re.I)
 _BARE_FILLER_RE = re.compile(r"[\s，,。.!！吧了啊呀哦嗯先]|^算了|^那就|^还是|^等等|^等一下|同一(?:个)?时间|同样的时间|原来的时间"
                              r"|\b(?:same time|instead|actually|wait|oh)\b", re.I)
@@ -1261,7 +1268,7 @@ class IntentLayer:
             m = rx.match(text.strip())
             if m is None or key not in props:
                 continue
-            value = (m.group("v") or m.group("v2") or "").strip(" ，,。.!！\"'“”")
+            value = next((g for g in m.groups() if g), "").strip(" ，,。.!！\"'“”")
             if not value:
                 continue
             args = {"id": ctx.last_id, key: [value] if props[key].get("type") == "array" else value}

@@ -182,6 +182,8 @@ async def test_a_repayment_said_with_a_pronoun_is_the_last_loan_s_person(make_co
     ("明天下午3点和房东看房", "地点改成小区南门", "events", "location", "小区南门"),
     ("book the choir rehearsal on Thursday at 7pm", "and change the location to the church hall", "events", "location",
      "church hall"),
+    # Where it is, said of the event just made ("It's at the town hall").
+    ("book the choir rehearsal on Thursday at 7pm", "It's at the town hall", "events", "location", "town hall"),
 ])
 async def test_a_change_with_no_words_of_its_own_is_the_last_record_s(make_config, first: str, then: str, table: str,
                                                                        column: str, expected: str) -> None:
@@ -209,6 +211,31 @@ async def test_a_new_day_at_the_same_time_moves_the_event_just_made(make_config,
         tasks = await app.db.fetchall("SELECT id FROM tasks")
     assert provider.requests == [] and tasks == []
     assert len(starts) == 1 and starts[0].startswith(expected), starts
+
+
+@pytest.mark.parametrize(("first", "then", "expected"), [
+    ("Add a task to book the MOT", "Due next Wednesday", "2026-03-11"),
+    ("Add a task to renew the car insurance", "it's due on the 20th", "2026-03-20"),
+])
+async def test_a_due_day_said_alone_is_the_task_just_made(make_config, first: str, then: str, expected: str) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        await turn(app, first)
+        await turn(app, then)
+        rows = await app.db.fetchall("SELECT due FROM tasks ORDER BY id")
+    assert provider.requests == []
+    assert len(rows) == 1 and str(rows[0]["due"]).startswith(expected), [dict(r) for r in rows]
+
+
+async def test_a_habits_reminder_said_in_english_is_the_habit_just_made(make_config) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        await turn(app, "Start a daily habit: meditation")
+        await turn(app, "Remind me at 6:45 every morning")
+        habits = [dict(r) for r in await app.db.fetchall("SELECT * FROM habits")]
+        tasks = await app.db.fetchall("SELECT id FROM tasks")
+    assert provider.requests == [] and tasks == []
+    assert len(habits) == 1 and "06:45" in str(habits[0]), habits
 
 
 async def test_one_more_of_the_same_keeps_whose_it_is_and_its_kind(make_config) -> None:
