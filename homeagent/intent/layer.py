@@ -24,6 +24,7 @@ import json
 import re
 import time
 import uuid
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from importlib import metadata
@@ -1091,15 +1092,20 @@ class IntentLayer:
         if cached is None:
             if not hasattr(self, "_literal_cache") or len(self._literal_cache) > 500:
                 self._literal_cache: dict[tuple[str, int], tuple[str, ...]] = {}
-            said: dict[str, int] = {}
-            for templates in self.templates.values():
-                for t in templates:
-                    for p in set(t.literal_parts()):
-                        said[p] = said.get(p, 0) + 1
+            said = self._parts_said()
             cached = tuple(p for t in self.templates.get(action, []) for p in t.literal_parts()
                            if said[p] >= 2 or any(k not in _WHEN_SLOTS for k in t.slots))
             self._literal_cache[key] = cached
         return cached
+
+    def _parts_said(self) -> Counter[str]:
+        """How many templates, of every action, say each literal part: counted once for the
+        templates in use, not once per action read."""
+        if getattr(self, "_parts_said_of", None) != id(self.templates):
+            self._parts_counted = Counter(p for templates in self.templates.values() for t in templates
+                                          for p in set(t.literal_parts()))
+            self._parts_said_of = id(self.templates)
+        return self._parts_counted
 
     @staticmethod
     def _tidy_more(text: str, props: Mapping[str, Any], args: dict[str, Any]) -> dict[str, Any]:
