@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from homeagent.intent.slots import command_clause, split_items
+from homeagent.text import has_han
 
 _HAN = r"\u4e00-\u9fff"
 
@@ -302,7 +303,7 @@ def kept_at(text: str, action: str, props: Mapping[str, Any], args: dict[str, An
     if action != "create_inventory_item" or "location" not in props:
         return args
     out = dict(args)
-    han = re.search(rf"[{_HAN}]", text) is not None
+    han = has_han(text)
     if isinstance(out.get("item"), str):
         out["item"] = _INTO_LIST_EN_RE.sub("", out["item"]).strip() or out["item"]
         out["item"] = _INTO_LIST_ZH_RE.sub("", out["item"]).strip() or out["item"]
@@ -369,7 +370,7 @@ def purpose_note(text: str, action: str, props: Mapping[str, Any], args: dict[st
         return args
     out = dict(args)
     if action == "record_money_lend":
-        if re.search(rf"[{_HAN}]", text):
+        if has_han(text):
             m = _BORROWED_FOR_ZH.search(text)
             note = out.get("note")
             if m and (not note or (isinstance(note, str) and re.search(r"借", note))):

@@ -13,6 +13,7 @@ from typing import Any
 
 from homeagent.intent.frames import BY_ACTION as FRAMES
 from homeagent.numbers import NUM, parse_number
+from homeagent.text import has_han
 
 _CLOCK_ZH = r"[\d一二两三四五六七八九十]{1,3}\s*[点點:：]\s*(?:半|一刻|三刻|[\d一二三四五六七八九十]{1,3}\s*分?)?"
 _NIGHT_ZH = r"(?:昨晚|昨天晚上|昨夜|今晚|晚上|夜里|半夜|凌晨)"
@@ -444,7 +445,7 @@ _PIN_SAID = re.compile(r"[，,。.;；]?\s*(?:置顶|顶上|(?:and\s+)?pin (?:it
 
 def told(text: str, action: str, out: dict[str, Any]) -> None:
     """A diary entry's or a memo's words: every word after the head that asks for it."""
-    if re.search("[\u4e00-\u9fff]", text):
+    if has_han(text):
         m = _TOLD_ZH[action].match(text)
         rest = text[m.end():] if m else ""
     else:

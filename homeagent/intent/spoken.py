@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from homeagent.text import has_han
+
 _HAN_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])[ \t\u3000]+(?=[\u4e00-\u9fff])")
 _FIELD_BEFORE = re.compile(r"(?:标签|标题|分类|类别|备注|名字|名称|内容|叫|是|为|成)$")
 _PUNCTUATED_EN = re.compile(r"[,;:!?.—–](?=\s|$)|\s[-–—]\s")
@@ -29,7 +31,7 @@ _BOUND_BEFORE = frozenset({"to", "and", "or", "not", "never", "can", "could", "w
 
 def restore_pauses(text: str) -> str:
     """`text` with the pauses speech left out put back as commas (see the module's words)."""
-    if re.search(r"[\u4e00-\u9fff]", text):  # (a line with its own pauses has spaces of its own: "标签 生日")
+    if has_han(text):  # (a line with its own pauses has spaces of its own: "标签 生日")
         if re.search(r"[，。？！；：、,;:?!]", text):
             return text
         # (a space after a field's name is before its value: "打个标签 证件和出行", "标题叫 装修")
@@ -121,6 +123,6 @@ def spoken_numbers(text: str) -> str:
 def as_written(text: str) -> str:
     """A spoken line as typed: its numbers written (`spoken_numbers`), its pauses put back
     (`restore_pauses`)."""
-    if re.search(r"[\u4e00-\u9fff]", text) is None:
+    if not has_han(text):
         text = spoken_numbers(text)
     return restore_pauses(text)
