@@ -53,6 +53,7 @@ _PARTS: tuple[tuple[tuple[str, ...], int, bool], ...] = (
     (("中午", "noon", "lunch"), 12, False),
     (("下午", "afternoon"), 15, True),
     (("傍晚", "下班"), 18, True),
+    (("深夜", "半夜"), 23, True),
     (("晚上", "今晚", "明晚", "昨晚", "夜里", "今夜", "昨夜", "tonight", "evening", "night"), 20, True),
 )
 
@@ -436,7 +437,9 @@ def _clock_time(s: str) -> time | None:
         # 晚上12点 / 凌晨12点 is midnight: the end of the day said (as "midnight" is), or
         # past it when minutes follow (晚上12点半 is 0:30).
         return time(23, 59) if part[0] >= 18 and not minute else time(0, int(minute or 0))
-    if part is not None and part[1] and hour < 12:
+    if part is not None and part[1] and part[0] >= 20 and hour <= 5:
+        pass  # 夜里一点, 半夜两点, "2 at night": the small hours, not the afternoon
+    elif part is not None and part[1] and hour < 12:
         hour += 12
     elif part is not None and part[0] == 12 and hour < 6:
         hour += 12  # 中午1点

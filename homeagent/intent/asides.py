@@ -38,6 +38,7 @@ _CMD_END_RE = re.compile(r"[，,\s]*(?:帮我|给我|你)?(?:记(?:一下|下来
 
 _TAG_FIRST_EN = re.compile(r"\s*\b(?:with\s+)?(?:the\s+|a\s+)?tag(?:ged)?\s+(?:as\s+|with\s+)?[\"'“#]?(?P<t>[\w -]{1,20}?)[\"'”]?\s*[:：]\s*"
                            r"(?P<c>\S.*)$", re.I)
+_TAG_MID_ZH = re.compile(r"[，,]\s*(?:打个|加个|打上)?标签(?:就)?(?:是|为|写|叫|打)?\s*[“\"「#]?(?P<t>[^”\"」：:，,。]{1,10}?)[”\"」]?\s*(?=[，,])")
 _TAG_FIRST_ZH = re.compile(r"[，,\s]*(?:打个|加个)?标签(?:是|为)?\s*[“\"「#]?(?P<t>[^”\"」：:，,]{1,10})[”\"」]?\s*[：:]\s*(?P<c>\S.*)$")
 
 
@@ -45,6 +46,10 @@ def take_tags(text: str, props: Mapping[str, Any]) -> tuple[str, list[str]]:
     """The tags said at the end ("标签家里", "tag it admin") and the text without them."""
     if "tags" not in props:
         return text, []
+    mid = _TAG_MID_ZH.search(text)
+    if mid is not None:  # "记个灵感，标签视频，拍一期…": the tag said as a clause of its own, mid-line
+        return (text[: mid.start()] + text[mid.end():]).strip(" ，,"), [
+            t for t in _TAG_SPLIT_RE.split(mid.group("t").strip()) if t]
     first = _TAG_FIRST_ZH.search(text) or _TAG_FIRST_EN.search(text)
     if first is not None and first.start() > 0:
         # "记个灵感，标签“创业”：社区团购水果", "save this idea with the tag garden: grow…": the
@@ -397,4 +402,45 @@ def purpose_note(text: str, action: str, props: Mapping[str, Any], args: dict[st
         elif text.isascii() and (at := re.search(rf"\b{re.escape(out['plant'].strip())}\s+(?P<n>(?:in|on|by)\s+the\s+[a-z][\w ]*?)"
                                                  r"(?=\s+\d|\s*[,.;!?]|$)", text, re.I)):
             out["note"] = at.group("n")  # ("the tomatoes in the greenhouse": the plant was read without it)
+    return out
+
+
+# A loan said in English as it is spoken: "Lent Priya my hair straighteners", "gave the camping
+# stove back to Ben", "Lent my mate Callum …", "dave paid back the 300 he owed".
+_LENT_TWO_EN = re.compile(r"^(?:i\s+)?(?:lent|loaned|lend)\s+(?P<who>[A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+(?:my|our|the|a|an|his|her)\s+"
+                          r"(?P<item>[^,.;!?]+?)(?=\s+(?:on|last|this|yesterday|today|for|until|till|by)\b|\s*[,.;!?]|$)", re.I)
+_GAVE_BACK_EN = re.compile(r"\b(?:gave|give|returned|handed)\s+(?:the|my|his|her|their|our)?\s*(?P<item>[^,.;!?]+?)\s+back\s+to\s+"
+                           r"(?P<who>[A-Za-z][\w'-]*)", re.I)
+_BORROWED_EN = re.compile(r"^(?:i\s+|we\s+)?borrowed\s+(?:a|an|the|some|his|her|their)\s+(?P<item>[^,.;!?]+?)\s+from\s+"
+                          r"(?P<who>[A-Za-z][\w'-]*)(?=\s|[,.;!?]|$)", re.I)
+_MATE_EN = re.compile(r"^(?:my\s+|our\s+)?(?:mate|pal|buddy|friend|bestie|bff)\s+(?=\S)", re.I)
+_OWED_TAIL_EN = re.compile(r"\s+(?:he|she|they|i|we)\s+(?:owed|owes|owe|borrowed|lent)\b.*$", re.I)
+
+
+def loan_en(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any]) -> dict[str, Any]:
+    """Who and what of an English loan said as people say it (see the patterns above); a day
+    said with "on" after a loan made is when it was lent, not when it is due."""
+    if action not in ("record_item_lend", "record_money_lend") or has_han(text):
+        return args
+    out = dict(args)
+    said = text.strip()
+    if action == "record_item_lend":
+        item = str(out.get("item", ""))
+        if (m := _LENT_TWO_EN.match(said)) and (not item or re.match(r"(?:i\s+)?(?:lent|loaned|lend)\b", item, re.I)):
+            out["item"], out["person"] = m.group("item").strip(), m.group("who").strip()
+        elif (m := _BORROWED_EN.match(said)) and (not item or item.casefold().startswith("borrowed")):
+            out["item"], out["person"] = m.group("item").strip(), m.group("who").strip()
+            out.setdefault("direction", "borrowed")
+        elif (m := _GAVE_BACK_EN.search(said)) and "back" in item.split() + [str(out.get("person", ""))]:
+            out["item"], out["person"] = m.group("item").strip(), m.group("who").strip()
+            if "returned" in props:
+                out["returned"] = True
+            out.setdefault("direction", "borrowed")
+    person = out.get("person")
+    if isinstance(person, str):
+        out["person"] = _OWED_TAIL_EN.sub("", _MATE_EN.sub("", person.strip())).strip() or person
+    due = out.get("due")
+    if (isinstance(due, str) and "date" in props and not out.get("date") and re.match(r"on\s+\S", due.strip(), re.I)
+            and re.match(r"(?:i\s+)?(?:lent|loaned|borrowed)\b", said, re.I)):
+        out["date"] = out.pop("due")  # "Lent Priya my straighteners on Saturday": lent then
     return out

@@ -154,7 +154,9 @@ def _en_literal(literal: tuple[str, ...]) -> frozenset[str]:
 
 
 def _strip_zh(piece: str, literal: tuple[str, ...]) -> list[str]:
-    out = piece
+    # "满不满", "多不多", "贵不贵": a yes-or-no question said as A不A asks, it names nothing
+    # ("吃了几回", "老记焦虑": how often, asked)
+    out = re.sub(r"([\u4e00-\u9fff])不\1|几[回趟顿遍]|(?:老|总)是?记(?=\S)", " ", piece)
     for word in _zh_literal(literal):
         out = out.replace(word, " ")
     for word in _ZH_WORDS:

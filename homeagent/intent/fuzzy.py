@@ -90,9 +90,15 @@ def fix_typos(text: str, vocabulary: Iterable[str] = VOCABULARY) -> str:
     return _WORD_RE.sub(one, text)
 
 
+# A laugh or a groan, wherever it stands ("wolfed down a burrito lol", "ugh, gotta sort the car tax"):
+# how it was said, no part of a value.
+_LAUGH_RE = re.compile(r"(?:^|[\s,，]+)(?:lol+|lmao|lmfao|haha+|hehe+|ugh+|omg|哈哈+|嘿嘿|呵呵|嘻嘻)(?=[\s,，.!！?？~]|$)[.!！~]*", re.I)
+
+
 def strip_fillers(text: str) -> str:
-    """Leading fillers off an utterance ("ok so remind me…", "嗯那个提醒我…", "就是明天…")."""
-    out = _LEAD_FILLER_RE.sub("", text.strip())
+    """Leading fillers off an utterance ("ok so remind me…", "嗯那个提醒我…", "就是明天…"), and
+    laughs or groans wherever they stand."""
+    out = _LEAD_FILLER_RE.sub("", _LAUGH_RE.sub("", text.strip()).strip(" ,，"))
     return out if out.strip() else text
 
 

@@ -41,6 +41,7 @@ from homeagent.clock import Clock
 from homeagent.intent.asides import (
     clause_note,
     kept_at,
+    loan_en,
     money_note,
     people,
     purpose_note,
@@ -210,6 +211,11 @@ _ADD_MORE_RE = re.compile(rf"^(?:再|又|还)?(?:加|多了|增加|添)了?\s*{N
                           rf"|^(?:add\s+)?(?:another|\d+(?:\.\d+)?\s+more)(?:\s+\w+)?[.!]*$", re.I)
 _TITLE_MARKS_RE = re.compile(r"《[^《》]{1,40}》")
 _HELD_COMMA, _HELD_COMMA_EN = "\ue000", "\ue001"  # (private-use characters: no one types them)
+# A value that opens with its field's name: "标签姥姥家", "标题叫车险，…", "内容是：…".
+_FIELD_HEAD_ZH = re.compile(r"^(?P<f>标签|标题|名字|名称|内容|备注)(?:就)?(?:是|叫|为|写)?\s*[：:]?\s*(?=\S)")
+_TITLED_RE = re.compile(r"\b(?P<t>Mr|Mrs|Ms|Dr|Prof)\.?\s+(?P<n>[A-Z][\w'’-]+)")
+# What follows a looked-up record's name: another clause, the day it falls on, "it" left over.
+_LOOKUP_TAIL_EN = re.compile(r"\s*;.*$|\s+on\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b.*$|\s+it$", re.I)
 _HONORIFIC_RE = re.compile(r"\b(Mr|Mrs|Ms|Dr|Prof|St|Mt)\.\s+(?=[A-Z])")
 _COMMAND_LEAD_ZH = re.compile(r"^(?:帮我|请|麻烦)?\s*(?:新建|新增|添加|创建|建)\s*(?:一个|一条|一项|个|条)\s*(?=\S{2})")
 _THOUSANDS_RE = re.compile(r"(?<![\d,.])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d)|(?<![\d,.])\d{1,3}(?:,\d{3})+\.\d+")
@@ -265,12 +271,13 @@ _RECORD_RE = re.compile(r"记一下|记一笔|记上|记下|记个|帮我记|记
 # The command ahead of its content ("写日记：…", "Add a todo: …"): a view of its own.
 _HEAD_RE = re.compile(rf"^(?P<head>[^，,：:。.!！?？]{{2,14}}?)(?:\s*[，,]|\s*{HEAD_COLON}|\s+[-–—])\s*\S")
 # "上网搜一下…", "look up …": a request to search, even when what it searches for is a question.
-_SEARCH_RE = re.compile(r"上网|联网|网上|搜一下|搜搜|搜索|百度一下|\b(?:search|google|look up|look online)\b", re.I)
+# (English words said inside Chinese too: "search一下", where \b finds no edge)
+_SEARCH_RE = re.compile(r"上网|联网|网上|搜一下|搜搜|搜索|百度一下|(?<![A-Za-z])(?:search|google|look up|look online)(?![A-Za-z])", re.I)
 # A search asked for outright, whatever its subject asks: "查一下iPhone现在卖多少钱", "can you
 # find some reviews of … online?".
 _SEARCH_ASKED_RE = re.compile(
     r"^(?:请|帮我|麻烦|给我|你)?\s*(?:上网|网上|在网上)?\s*(?:查一下|查查|搜一下|搜搜|搜索一下|百度一下|谷歌一下)"
-    r"|^(?:(?:can|could|would) you\s+|please\s+)?(?:search|google|look up)\b"
+    r"|^(?:(?:can|could|would) you\s+|please\s+)?(?:search|google|look up)(?![A-Za-z])"
     r"|^(?:(?:can|could|would) you\s+|please\s+)?find\b.*\b(?:online|on the (?:web|internet))\b", re.I)
 # A line headed by a kind's name and a colon: "点子：…", "Idea: …", "便签：…", "日记：…", "Dream: …".
 _KIND_HEAD_RE = re.compile(r"^(?:(?P<create_idea>点子|灵感|想法|主意|idea)|(?P<create_memo>memo|便签|备忘)"
@@ -309,9 +316,13 @@ _ASKED_FOR_RE = re.compile(
     r"|\d|[一二两三四五六七八九十百千万半]\s*(?:个|次|杯|瓶|盒|袋|块|元|斤|公斤|分钟|小时|点|毫升|克|公里|分|颗|片)"
     r"|\b(?:remind|add|put|record|log|note|save|delete|remove|mark|cross|tick|set|create|schedule|track|need|needs|buy|get"
     r"|change|move|cancel|please|can you|could you|would you|let's|don't forget|make sure|write|book|start|stop|pause|mood"
-    r"|feel|feeling|felt|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|half|am|pm|o'clock)\b",
+    r"|feel|feeling|felt|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|half|am|pm|o'clock"
+    r"|reopen|archive|unarchive|rename|retag|nix|nuke|bung|jot|pin|bump|postpone|resume|unpause|scrap|ditch)\b",
     re.I,
 )
+# A remark's mark that is only a laugh or a sigh: "period started today ugh" still tells a record.
+_SURE = 0.98  # the classifier's confidence that a laugh does not outweigh
+_LAUGH_RE = re.compile(r"嘿嘿|哈哈|呵呵|嘻嘻|唉|\b(?:lol|lmao|haha\w*|hehe|ugh|omg)\b", re.I)
 # What takes a record away: a delete with none of these words ("Inventory of the garage,
 # please", "countdown for Tom's exam") is no delete, however sure the classifier is.
 _REMOVE_RE = re.compile(
@@ -754,7 +765,7 @@ class IntentLayer:
             else:
                 return self._to_model(text, lang, prediction, tools, question, reason="question, write predicted")
         assert spec is not None
-        if spec.permission in (Permission.WRITE, Permission.DELETE) and _is_remark(stripped):
+        if spec.permission in (Permission.WRITE, Permission.DELETE) and _is_remark(stripped, confidence):
             # A remark with no request in it ("我爸又在阳台偷偷抽烟了"): the model answers it in
             # words, however sure the classifier is of a write.
             return self._to_model(text, lang, prediction, tools, question, reason="remark", offer_actions=False)
@@ -1056,6 +1067,7 @@ class IntentLayer:
         if action.startswith(CREATES):
             args = whose_note(text, action, props, clause_note(text, action, props, money_note(text, props, args)))
             args = purpose_note(text, action, props, people(text, action, props, kept_at(text, action, props, args)))
+            args = loan_en(text, action, props, args)
             if action == "add_person":
                 contact(text, props, args)  # (after the clauses and people: who they are is read last)
         for key in ("note", "notes"):
@@ -1066,9 +1078,26 @@ class IntentLayer:
         if titles:
             titled = re.compile(rf"\b({'|'.join(sorted(titles))}) (?=[A-Z])")
             args = {k: titled.sub(r"\1. ", v) if isinstance(v, str) else v for k, v in args.items()}
+        for key in ("label", "title", "content", "note"):
+            value = args.get(key)
+            if not isinstance(value, str) or not (field := _FIELD_HEAD_ZH.match(value)):
+                continue
+            if field.group("f") == "标题" and key == "content" and "title" in props and not args.get("title"):
+                # "存个笔记，标题叫车险，平安车险保单号…": the title said as a clause, the words after it
+                clause = re.match(r"(?P<t>[^，,：:]{1,20})[，,：:]\s*(?P<c>\S.*)$", value[field.end():])
+                if clause is not None:
+                    args["title"], args[key] = clause.group("t").strip(), clause.group("c").strip()
+                continue
+            if field.group("f") != "标题" or key == "title":
+                args[key] = value[field.end():].strip() or value  # "标签姥姥家", "内容是：…": the value after its field's name
+        person = args.get("person")
+        if isinstance(person, str) and (m := _TITLED_RE.search(text)) and person.strip().rstrip(".") == m.group("t"):
+            args["person"] = f"{m.group('t')}. {m.group('n')}"  # "lent my drill to Mr. Wang": not "Mr"
         if not action.startswith(CREATES):
             for key in ("content", "title", "habit", "item"):  # "the learn-to-swim goal": looked up by its words
                 value = args.get(key)
+                if isinstance(value, str) and value.isascii() and (cut := _LOOKUP_TAIL_EN.sub("", value).strip()):
+                    value = args[key] = cut  # "the Easter cards; it is no longer needed", "… on the 21st it got called off"
                 if isinstance(value, str) and re.search(r"\w\s+one$", value) and value.isascii():
                     value = args[key] = value[:-4].strip()  # "the dentist one": the dentist record
                 if isinstance(value, str) and value.isascii() and re.search(r"\b(?:push|move|bring|put|set)\b", text, re.I):
@@ -1641,9 +1670,13 @@ def _says_nothing_to_do(text: str) -> bool:
     return not _ASKED_FOR_RE.search(text) and destination(text) is None and find_when(text) is None
 
 
-def _is_remark(text: str) -> bool:
-    """Said, not asked: a remark's mark and nothing that asks for a change or holds a value."""
-    return bool(_REMARK_RE.search(text)) and not _ASKED_FOR_RE.search(text)
+def _is_remark(text: str, confidence: float = 0.0) -> bool:
+    """Said, not asked: a remark's mark and nothing that asks for a change or holds a value.
+    A laugh or a sigh alone is no remark where the classifier is all but certain of a record
+    ("biscuit had his bath today he HATED it lol")."""
+    if not _REMARK_RE.search(text) or _ASKED_FOR_RE.search(text):
+        return False
+    return confidence < _SURE or bool(_REMARK_RE.search(_LAUGH_RE.sub(" ", text)))
 
 
 def _key(text: str) -> str:

@@ -51,11 +51,12 @@ _MEAL_TIME_ZH = re.compile(r"(?P<breakfast>早饭|早餐|早点|早上|早晨|�
                            r"|(?P<dinner>晚饭|晚餐|晚上|昨晚|今晚|傍晚)|(?P<snack>夜宵|宵夜|加餐|零食)")
 _FOOD_COUNT_ZH = r"(?:[一两俩二三四五六七八九十半]|\d+)\s*(?:个|碗|杯|片|根|份|盘|块|瓶|串|颗|只|盒|袋|罐|勺)"
 _ALSO_TAIL_ZH = re.compile(r"(?<=\S)\s*也(?:补上|记上|加上|补一下|记一下|补记一下|算上)了?$")
-_MEAL_EN = re.compile(r"^(?:(?:for\s+)?(?:breakfast|lunch|dinner|supper)\s+(?:i\s+had|was|i\s+ate|:)\s*|(?:i\s+)?(?:had|ate)\s+)(?=\S)",
-                      re.I)
+_MEAL_EN = re.compile(r"^(?:(?:for\s+)?(?:breakfast|lunch|dinner|supper)\s+(?:i\s+had|was|i\s+ate|:)\s*|(?:i\s+|we\s+)?(?:had|ate"
+                      r"|scoffed|wolfed(?:\s+down)?|devoured|munched(?:\s+on)?|smashed|demolished|polished\s+off|inhaled|snacked\s+on)"
+                      r"\s+(?:an?\s+(?!few\b|couple\b|bit\b|lot\b))?)(?=\S)", re.I)
 
 _INCOME_RE = re.compile(
-    r"工资|薪水|奖金|到账|进账|收入|收到|入账|报销款|分红|利息|退款|退了|红包收|"
+    r"工资|薪水|奖金|年终奖|到账|进账|收入|收到|入账|报销款|分红|利息|退款|退了|红包收|"
     r"卖(?:\S{0,12}?)(?:回了|得了|了|掉)|"
     r"\b(?:got paid|paid me|salary|wages?|income|earned|earnings|received|receive|sold|selling|refund(?:ed)?|bonus"
     r"|dividends?|interest)\b", re.I)

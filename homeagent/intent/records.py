@@ -656,6 +656,12 @@ def goal(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
 
 _EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
 _ROLE_NAME_ZH = re.compile(r"^(?P<rel>[\u4e00-\u9fff]{2,4}?)(?P<name>[\u4e00-\u9fff](?:师傅|老师|医生|大夫|阿姨|叔叔|叔|经理|主任|律师))$")
+# A trade and then the name it goes by: "装修师傅老马", "物业小张".
+_TRADE_NAME_ZH = re.compile(r"^(?P<rel>[\u4e00-\u9fff]{1,4}(?:师傅|老师|阿姨|医生|大夫|经理|物业|保姆|司机|教练))(?P<name>(?:老|小|阿)[\u4e00-\u9fff]"
+                            r"|[\u4e00-\u9fff][\u4e00-\u9fff](?:师傅|老师|阿姨|姐|哥))$")
+# Who they are and their birthday, said in clauses after the name: "是我表姐，生日9月9号".
+_IS_MY_ZH = re.compile(r"^是(?:我|我们|我家|咱|咱家)的?(?P<rel>[\u4e00-\u9fff]{1,6})$")
+_BIRTHDAY_CLAUSE_ZH = re.compile(r"^生日(?:是|在)?(?P<d>\S.*)$")
 _CONTACT_WORDS_ZH = re.compile(r"^(?:联系人|通讯录|新联系人|个联系人)$")
 _RELATION_EN = re.compile(r"\b(?i:my|our)\s+(?P<rel>(?i:cousin|sister|brother|aunt|uncle|friend|neighbou?r|colleague|boss|nephew|niece|son"
                           r"|daughter|mum|mom|dad|grandma|grandpa|coach|dentist|doctor|teacher|landlord|plumber))\s+"
@@ -669,6 +675,14 @@ def contact(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
     stays whole; an email without its label."""
     if isinstance(out.get("email"), str) and (m := _EMAIL.search(out["email"])):
         out["email"] = m.group(0)  # "邮箱lina@163.com"
+    phone = out.get("phone")
+    if isinstance(phone, str) and (number := re.match(r"\s*\+?\d[\d\s()-]*\d", phone)) and number.end() < len(phone.rstrip(" .")):
+        # "07700 900123, she's a mate from work": the number, and who they are after it
+        out["phone"] = number.group(0).strip()
+        rest = phone[number.end():].strip(" ,，.")
+        said = re.match(r"(?:(?:he|she|they)(?:['’]s| is| are)|他是|她是)\s*(?:(?:a|an|our|my|the)\s+)?(?P<rel>\S.*)$", rest, re.I)
+        if said is not None and "relation" in props and not out.get("relation"):
+            out["relation"] = said.group("rel").strip()
     person = out.get("person")
     if not isinstance(person, str):
         return
@@ -678,8 +692,25 @@ def contact(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
         person, said = out.pop("relation"), out.pop("note", None)
         if isinstance(said, str) and said and "relation" in props:
             out["relation"] = said
-    if (m := _ROLE_NAME_ZH.match(person)) and "relation" in props and not out.get("relation"):
+    if (m := _ROLE_NAME_ZH.match(person) or _TRADE_NAME_ZH.match(person)) and "relation" in props and not out.get("relation"):
         person, out["relation"] = m.group("name"), m.group("rel")
+    relation = out.get("relation")
+    if isinstance(relation, str) and (m := re.fullmatch(r"(?:叫|名字叫|姓名)(?P<n>[\u4e00-\u9fff]{2,4})", relation.strip())):
+        person, out["relation"] = m.group("n"), person  # "乐乐的钢琴老师…，叫吴雪": 吴雪 is the name
+    note = out.get("note")
+    if isinstance(note, str) and has_han(note):
+        kept = []
+        for clause in re.split(r"[，,；;]\s*", note.strip(" 。")):
+            if (m := _IS_MY_ZH.match(clause)) and "relation" in props and not out.get("relation"):
+                out["relation"] = m.group("rel")
+            elif (m := _BIRTHDAY_CLAUSE_ZH.match(clause)) and "birthday" in props and not out.get("birthday"):
+                out["birthday"] = m.group("d")
+            elif clause:
+                kept.append(clause)
+        if kept:
+            out["note"] = "，".join(kept)
+        else:
+            del out["note"]
     if isinstance(out.get("relation"), str):
         out["relation"] = re.sub(r"^新(?=\S{2})", "", out["relation"])  # "新同事": a colleague
     if (m := _RELATION_EN.search(text)) and "relation" in props and not out.get("relation"):

@@ -56,6 +56,9 @@ _MINUTES = r"(?P<m>(?:oh\s+)?(?:one|two|three|four|five|six|seven|eight|nine)|te
 # six", "seven o'clock", "ten am".
 _CLOCK_SAID = re.compile(
     rf"\b(?:(?P<half>half)\s+past\s+{_HOUR.replace('?P<h>', '?P<h1>')}|(?P<quarter>(?:a\s+)?quarter)\s+(?P<dir>past|to)\s+{_HOUR.replace('?P<h>', '?P<h2>')}"
+    # "twenty to twelve", "ten past six"; "at half nine" (half past, as Britain says it)
+    rf"|(?P<mins>five|ten|twenty|twenty[\s-]five)\s+(?P<dir2>past|to)\s+{_HOUR.replace('?P<h>', '?P<h5>')}"
+    rf"|(?:(?<=\bat\s)|(?<=\bby\s)|(?<=\btill\s)|(?<=\buntil\s)|(?<=\bfrom\s))(?P<bhalf>half)\s+{_HOUR.replace('?P<h>', '?P<h6>')}(?!\s+(?:hours?|an?\b))"
     rf"|{_HOUR.replace('?P<h>', '?P<h3>')}\s+o'?clock"
     rf"|(?<=\bat\s){_HOUR}\s+{_MINUTES}\b(?!\s+(?:minutes?|mins?|hours?|days?|weeks?|dollars?|pounds?|bucks|quid|euros?|yuan|km|kg|miles?))"
     rf"|{_HOUR.replace('?P<h>', '?P<h4>')}(?=\s*(?:am|pm|a\.m\.|p\.m\.)\b))\b", re.I)
@@ -77,6 +80,11 @@ def _clock(m: re.Match[str]) -> str:
     if m.group("quarter"):
         hour = _word_value(m.group("h2"))
         return f"{hour}:15" if m.group("dir").casefold() == "past" else f"{(hour - 2) % 12 + 1}:45"
+    if m.group("mins"):
+        minutes, hour = sum(_word_value(w) for w in re.split(r"[\s-]+", m.group("mins"))), _word_value(m.group("h5"))
+        return f"{hour}:{minutes:02d}" if m.group("dir2").casefold() == "past" else f"{(hour - 2) % 12 + 1}:{60 - minutes:02d}"
+    if m.group("bhalf"):
+        return f"{_word_value(m.group('h6'))}:30"
     if m.group("h3"):
         return f"{_word_value(m.group('h3'))}:00"
     if m.group("h4"):
@@ -117,7 +125,16 @@ def spoken_numbers(text: str) -> str:
                      r"|seventy|eighty|ninety|hundred|thousand|half|quarter)\b", text, re.I):
         return text
     text = _CLOCK_SAID.sub(_clock, text)
-    return _NUMBER_WORD.sub(_number, text)
+    text = _NUMBER_WORD.sub(_number, text)
+    # "sixty-eight point two kilograms": the digits after the point, as said
+    return _POINT_SAID.sub(lambda m: str(_UNIT_WORDS.get(m.group(1).casefold(), m.group(1))) + "." + "".join(
+        str(_DIGIT_WORDS[w.casefold()]) for w in re.split(r"[\s-]+", m.group(2).strip())), text)
+
+
+_DIGIT_WORDS = {"zero": 0, "oh": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+_POINT_SAID = re.compile(r"\b(\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+point\s+"
+                         r"((?:zero|oh|one|two|three|four|five|six|seven|eight|nine)(?:[\s-]+(?:zero|oh|one|two|three|four|five|six|seven"
+                         r"|eight|nine))*)\b", re.I)
 
 
 def as_written(text: str) -> str:

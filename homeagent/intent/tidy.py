@@ -99,9 +99,14 @@ _HEAD_WORDS_RE = re.compile(r"心情|情绪|待办|任务|加一条|加个|加|m
                             r"\b(?:pin|make|new|a|an|my|the|log|add|save|record|write)\b|新建|添加|保存|记录|记|存|贴个?|一张|一条|个|一下", re.I)
 
 
+# A work's name in title marks: 《哪吒之魔童闹海》 asks nothing, though 哪 asks in a sentence.
+_TITLE_MARKS_RE = re.compile(r"《[^》]{1,40}》")
+
+
 def unquoted(text: str) -> str:
-    """The text with what it quotes said as one neutral word: the frame around a name."""
-    return _QUOTES_RE.sub("'X'", text)
+    """The text with what it quotes or names in title marks said as one neutral word: the
+    frame around a name."""
+    return _TITLE_MARKS_RE.sub("'X'", _QUOTES_RE.sub("'X'", text))
 
 
 def quoted_names(text: str, args: dict[str, Any]) -> dict[str, Any]:

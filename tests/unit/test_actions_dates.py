@@ -239,3 +239,21 @@ def test_a_weekday_read_alone_is_that_day_and_next_month_is_its_days() -> None:
     assert day_range("下个月的", NOW) == (date(2026, 4, 1), date(2026, 4, 30))
     assert day_range("next month", NOW) == (date(2026, 4, 1), date(2026, 4, 30))
     assert day_range("去年", NOW) == (date(2025, 1, 1), date(2025, 12, 31))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The small hours said with the night: after midnight, not the afternoon.
+        ("夜里一点", "2026-03-04T01:00"),
+        ("半夜两点", "2026-03-04T02:00"),
+        ("后半夜三点", "2026-03-04T03:00"),
+        ("晚上1点", "2026-03-04T01:00"),
+        # The night's own hours are as before.
+        ("夜里11点", "2026-03-03T23:00"),
+        ("晚上8点", "2026-03-03T20:00"),
+        ("半夜", "2026-03-03T23:59"),
+    ],
+)
+def test_the_small_hours_of_the_night_are_after_midnight(text: str, expected: str) -> None:
+    assert parse_when(text, NOW, prefer="past").value.strftime("%Y-%m-%dT%H:%M") == expected

@@ -67,6 +67,11 @@ def test_a_line_spoken_without_punctuation_fills_as_written_with_it(filler: Inte
     ("we paid two thousand five hundred for the sofa", "we paid 2500 for the sofa"),
     ("meeting at seven o'clock tonight", "meeting at 7:00 tonight"),
     ("remind me in twenty minutes", "remind me in 20 minutes"),
+    # Minutes to and past the hour; "half nine" as Britain says it, after "at"; a decimal point.
+    ("went to bed at twenty to twelve, up at ten past six", "went to bed at 11:40, up at 6:10"),
+    ("log 330 mil of water at half nine", "log 330 mil of water at 9:30"),
+    ("log my weight sixty-eight point two kilograms", "log my weight 68.2 kilograms"),
+    ("record one point two five litres of water", "record 1.25 litres of water"),
 ])
 def test_numbers_and_times_spoken_are_written(said: str, written: str) -> None:
     assert as_written(said) == written
@@ -80,6 +85,8 @@ def test_numbers_and_times_spoken_are_written(said: str, written: str) -> None:
     "the one about the boiler",
     "I ran 8 km this morning",
     "the twenty twenty six budget",
+    "it took half an hour",
+    "at that point one of us left",
 ])
 def test_words_that_are_no_spoken_number_stay(said: str) -> None:
     assert as_written(said) == said
