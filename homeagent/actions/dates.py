@@ -50,7 +50,7 @@ _PARTS: tuple[tuple[tuple[str, ...], int, bool], ...] = (
     (("凌晨",), 3, False),
     (("早上", "早晨", "清晨", "今早", "明早", "昨早", "morning"), 8, False),
     (("上午",), 9, False),
-    (("中午", "noon", "lunch"), 12, False),
+    (("中午", "晌午", "noon", "lunch"), 12, False),
     (("下午", "afternoon"), 15, True),
     (("傍晚", "下班"), 18, True),
     (("深夜", "半夜"), 23, True),

@@ -263,6 +263,9 @@ def people(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any
     out = dict(args)
     person = _PERSON_LEAD_RE.sub("", out["person"].strip()).strip() or out["person"]
     person = re.sub(r"(?<=\S{2})的$", "", person)  # "王叔的电话": 王叔
+    # "Lucy的birthday", "jade's bday", "make a note of Mrs. Patel's": whose, not the word for it
+    person = re.sub(r"\s*(?:的|['’]s)?\s*(?:生日|birthday|bday|b-day)$", "", person, flags=re.I) or person
+    person = re.sub(r"^(?:make a note of|note down|remember)\s+", "", person, flags=re.I) or person
     person = re.sub(r"\s+(?:to|in|into|on)\s+(?:my|our|the)\s+(?:contacts?(?:\s+list)?|address book|phone(?:book)?)$", "", person,
                     flags=re.I) or person  # "Hannah to my contacts"
     about = _ABOUT_RE.search(person)
@@ -415,6 +418,34 @@ _BORROWED_EN = re.compile(r"^(?:i\s+|we\s+)?borrowed\s+(?:a|an|the|some|his|her|
                           r"(?P<who>[A-Za-z][\w'-]*)(?=\s|[,.;!?]|$)", re.I)
 _MATE_EN = re.compile(r"^(?:my\s+|our\s+)?(?:mate|pal|buddy|friend|bestie|bff)\s+(?=\S)", re.I)
 _OWED_TAIL_EN = re.compile(r"\s+(?:he|she|they|i|we)\s+(?:owed|owes|owe|borrowed|lent)\b.*$", re.I)
+
+
+# A loan said in Chinese: "相机借给表妹了", "借给同事郭婷婷800".
+_LENT_TO_ZH = re.compile(rf"^(?:我的?|把)?(?P<item>[^，,。\d]{{1,12}}?)借给了?(?P<who>[{_HAN}A-Za-z]{{1,8}}?)了?(?=[，,。]|$)")
+_LOAN_LEAD_ZH = re.compile(rf"^(?:借给了?|借了|从|向|跟)?(?:(?:{_REL_ZH})(?=[{_HAN}]{{2,4}}$))?")
+
+
+def loan_zh(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any]) -> dict[str, Any]:
+    """Who and what of a Chinese loan: the thing before 借给, the person after it; the command
+    and who they are to the household off the person's name."""
+    if action not in ("record_item_lend", "record_money_lend") or not has_han(text):
+        return args
+    out = dict(args)
+    said = re.sub(r"^(?:帮我|请|麻烦)?记(?:一笔|一下|个)?(?:借款|借条|借出)?[：:，,]?\s*", "", text.strip())
+    item, person = str(out.get("item", "")), str(out.get("person", ""))
+    if action == "record_item_lend" and (m := _LENT_TO_ZH.match(said)) and (
+            not item or "给" in item or person in m.group("item")):
+        out["item"], out["person"] = m.group("item").strip(), m.group("who").strip()
+        out.setdefault("direction", "lent")
+    if isinstance(out.get("item"), str):
+        out["item"] = re.sub(r"^(?:我们?|咱)家?的(?=\S)", "", out["item"].strip())  # "我的AirPods"
+    who = out.get("person")
+    if isinstance(who, str) and who.strip():
+        out["person"] = _LOAN_LEAD_ZH.sub("", who.strip()) or who
+        note = out.get("note")
+        if isinstance(note, str) and re.fullmatch(rf"(?:借给|借)了?{re.escape(out['person'])}", note.strip()):
+            del out["note"]  # "借给小王500块": the note said only who
+    return out
 
 
 def loan_en(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any]) -> dict[str, Any]:

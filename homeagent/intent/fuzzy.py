@@ -17,7 +17,7 @@ from collections.abc import Iterable
 VOCABULARY = (
     "remind", "tomorrow", "today", "tonight", "yesterday", "monday", "tuesday", "wednesday", "thursday", "friday",
     "saturday", "sunday", "morning", "afternoon", "evening", "remember", "switch", "delete",
-    "remove", "please", "shopping", "reminder", "appointment", "breakfast",
+    "remove", "please", "shopping", "reminder", "appointment", "breakfast", "countdown", "calendar", "inventory",
 )
 # Ordinary words one edit from a vocabulary word: never "corrected".
 _KEEP = frozenset({"tonight", "monday", "sunday", "minute", "hour", "switched", "deleted", "removed", "reminds",
@@ -27,7 +27,7 @@ _KEEP = frozenset({"tonight", "monday", "sunday", "minute", "hour", "switched", 
 # Chat spellings of date words.
 _ABBREVIATIONS = {"tmrw": "tomorrow", "tmr": "tomorrow", "tmw": "tomorrow", "tmro": "tomorrow", "2morrow": "tomorrow",
                   "2moro": "tomorrow", "tomoz": "tomorrow", "tonite": "tonight", "2nite": "tonight", "2day": "today",
-                  "tdy": "today", "thurs": "thursday", "weds": "wednesday", "tues": "tuesday"}
+                  "tdy": "today", "thurs": "thursday", "weds": "wednesday", "tues": "tuesday", "lst": "list"}
 _ABBREVIATION_RE = re.compile(r"(?<![\w-])(" + "|".join(_ABBREVIATIONS) + r")(?![\w-])", re.I)
 _WORD_RE = re.compile(r"[A-Za-z]+")
 # A colon that heads what follows ("写日记：…", "Note: …"), not a clock's ("at 7:30").

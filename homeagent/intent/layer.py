@@ -42,6 +42,7 @@ from homeagent.intent.asides import (
     clause_note,
     kept_at,
     loan_en,
+    loan_zh,
     money_note,
     people,
     purpose_note,
@@ -1067,7 +1068,7 @@ class IntentLayer:
         if action.startswith(CREATES):
             args = whose_note(text, action, props, clause_note(text, action, props, money_note(text, props, args)))
             args = purpose_note(text, action, props, people(text, action, props, kept_at(text, action, props, args)))
-            args = loan_en(text, action, props, args)
+            args = loan_zh(text, action, props, loan_en(text, action, props, args))
             if action == "add_person":
                 contact(text, props, args)  # (after the clauses and people: who they are is read last)
         for key in ("note", "notes"):

@@ -263,6 +263,12 @@ _STOP_LEAD_ZH = re.compile(r"^(?:不想再|不想|不再|别再|不用再|不要
 _HABIT_TAIL_ZH = re.compile(r"(?<=\S{2})\s*(?:忘了?|忘记了?|打卡|这个习惯|的习惯|习惯|(?:练|去|跑|做|打|学|读|弄|背|写)(?:完|过)了?)$")
 _WHO_TAIL_ZH = re.compile(r"(?<=\S{2})(?:(?:刚刚?|已经|又)(?:[\u4e00-\u9fff]{1,2}(?:过|完)了?)?|去|今天|昨天)$")
 _TO_LEAD_ZH = re.compile(r"^(?:给|带|帮|替)(?=\S{2})")
+# Where a pet or a plant is and how many pots of it, before its name: "阳台那几盆多肉", "咱家那绿萝";
+# how it is or what was just done, after it: "绿萝蔫了吧唧", "君子兰浇过", "年糕这小祖宗刚干完饭".
+_KEPT_LEAD_ZH = re.compile(r"^(?:咱家|我家|家里|咱们家|阳台上?|客厅里?|卧室里?|窗台上?|院子里?|门口)?(?:那|这)(?:[一两几]?[盆棵株颗只条])?(?=\S{2})"
+                           r"|^(?:咱家|我家|家里|阳台上?|客厅里?|窗台上?|院子里?)的?(?:[一两几]?[盆棵株颗只条])?(?=\S{2})")
+_STATE_TAIL_ZH = re.compile(r"(?<=\S{2})(?:(?:这|那)(?:小祖宗|小家伙|家伙|小东西|货|崽子?|小宝贝|宝贝)\S*"
+                            r"|(?:蔫|黄|干|枯|死)了\S*|(?:刚|刚刚|已经|又)?(?:浇|喂|遛|洗)(?:过|完|好)\S*)$")
 _THING_LEAD_ZH = re.compile(r"^(?:那台|那个|这个|那件|这台|旧的|坏掉的|坏了的|用坏的)(?=\S{2})")
 _USED_TAIL_ZH = re.compile(r"(?<=\S{2})\s*(?:吃完|用完|喝完|扔了|扔掉|卖了|卖掉|送人|坏了|没了)了?(?:吧|啦)?$")
 _SEARCH_LEAD_ZH = re.compile(r"^(?:上网|联网|在网上|网上)\s*(?:搜索?|查查?|找找?)?\s*(?:一下)?\s*(?=\S{2})")
@@ -313,6 +319,9 @@ def zh_edges(value: str, key: str, action: str, props: Mapping[str, Any]) -> str
         out = _SHORT_ADVERB_TAIL_ZH.sub("", out)
     if key in ("pet", "plant"):
         out = _WHO_TAIL_ZH.sub("", _TO_LEAD_ZH.sub("", out))
+        kept = re.sub(r"(?<=\S{2})(?:我们|我|俺)$", "", _STATE_TAIL_ZH.sub("", out.strip()))
+        bare = _KEPT_LEAD_ZH.sub("", kept)  # ("阳台那几盆花" stays: 花 alone names no plant)
+        out = bare if len(bare) >= 2 and not re.match(r"[一两几]?[盆棵株颗只条]", bare) else kept or out
     if key == "query":
         out = _SEARCH_LEAD_ZH.sub("", out)
     if key == "person":

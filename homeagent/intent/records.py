@@ -135,20 +135,24 @@ def mood(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
     if isinstance(value, str) and re.search("[\u4e00-\u9fff]", text) and not re.search(_MOODS_ZH, head):
         # "心情打个4分吧，挺开心的，…": the slot took the command; the mood is the clause that names one
         for clause in re.split(r"[，,。；;！!]", text):
-            said = _MOOD_CLAUSE_ZH.fullmatch(clause.strip()) or _MOOD_NAMED_ZH.fullmatch(clause.strip())
+            # (who and when lead it, whom it is said to ends it: "我心情挺低落的", "今天心情特别好", "emo了家人们")
+            bare = _MOOD_FRAME_ZH.sub("", clause.strip())
+            said = _MOOD_CLAUSE_ZH.fullmatch(bare) or _MOOD_NAMED_ZH.fullmatch(bare)
             if said:
                 taken = value
                 out["mood"] = value = said.group("m")
                 note = out.get("note")
                 if isinstance(note, str) and clause.strip() in note:
                     out["note"] = note.replace(clause.strip(), "").strip(" ，,") or note
-                elif ("note" in props and not note and taken.strip() and taken.strip() not in clause
+                elif ("note" in props and not note and len(taken.strip()) >= 2 and taken.strip() not in clause
                       and not re.search(r"[，,]|记|心情", taken)):
                     # "刚才和老公吵了一架，心情很差": what happened is the note (its time is the record's)
                     out["note"] = re.sub(r"^(?:刚才|刚刚|今天|早上|晚上)\s*(?=\S{2})", "", taken.strip())
                 break
     elif isinstance(value, str) and re.search(_MOODS_ZH, head) and head != value:
         value = out["mood"] = head  # "开心，心情(打5分)": the mood is the clause that names it
+    if isinstance(value, str) and (said_alone := _MOOD_CLAUSE_ZH.fullmatch(_MOOD_FRAME_ZH.sub("", value.strip()))):
+        value = out["mood"] = said_alone.group("m")  # "emo了家人们": emo
     if isinstance(value, str) and value.strip():
         if re.search("[\u4e00-\u9fff]", value):
             trimmed = _DEGREE_ZH.sub("", _RECORD_AS_ZH.sub("", value.strip()))
@@ -415,8 +419,10 @@ _WEATHER_ZH = re.compile(r"(?:今天|今儿|外面|天气)?(?:是|很)?(?P<w>(?:
 _WEATHER_EN = re.compile(r"(?:it was\s+|it's\s+)?(?:a\s+)?(?P<w>rainy|sunny|cloudy|snowy|windy|foggy|stormy|grey|gray|hot|freezing|cold|wet|drizzly)"
                          r"(?:\s+(?:day|morning|afternoon|evening|out))?", re.I)
 _MOODS_ZH = (r"低落|开心|高兴|难过|伤心|焦虑|烦躁|郁闷|满足|疲惫|平静|兴奋|沮丧|失落|幸福|充实|崩溃|紧张|无聊|感动|生气|委屈|放松|愉快|轻松"
-             r"|累|烦|丧|爽")
-_MOOD_CLAUSE_ZH = re.compile(rf"(?:心情|感觉|觉得|人)?(?:有点儿?|有些|很|挺|特别|非常|比较|超级?|好|太|蛮|真)?(?P<m>(?:{_MOODS_ZH})(?:又(?:{_MOODS_ZH}))?)(?:了|的|啊)?")
+             r"|破防|emo|累|烦|丧|爽")
+_MOOD_CLAUSE_ZH = re.compile(rf"(?:心情|感觉|觉得|人)?(?:有点儿?|有些|很|挺|特别|非常|比较|超级?|好|太|蛮|真)?(?P<m>(?:{_MOODS_ZH})(?:又(?:{_MOODS_ZH}))?)"
+                             r"(?:得很|得要命|死了|极了|坏了)?(?:了|的|啊)?", re.I)
+_MOOD_FRAME_ZH = re.compile(r"^(?:我们?|俺|今天|今儿个?|今早|今晚|昨天|昨晚|早上|晚上|这会儿|现在)+|(?<=\S)(?:家人们|姐妹们|兄弟们|宝子们|朋友们)$")
 # "心情特别好", "mood is great": the mood named as such.
 _MOOD_NAMED_ZH = re.compile(r"心情(?:是|还|也)?(?P<m>(?:很|特别|非常|挺|超级?|真|不太|有点儿?)?(?:好|不错|不好|差|一般|糟糕?|美丽))(?:的|啊|呀)?")
 _MOOD_NAMED_EN = re.compile(r"(?:my\s+)?mood(?:'s|\s+is|\s+was|:)\s*(?P<m>[a-z]+(?:\s+[a-z]+)?)", re.I)

@@ -125,10 +125,21 @@ def spoken_numbers(text: str) -> str:
                      r"|seventy|eighty|ninety|hundred|thousand|half|quarter)\b", text, re.I):
         return text
     text = _CLOCK_SAID.sub(_clock, text)
+    text = _ORDINAL_SAID.sub(_ordinal, text)
     text = _NUMBER_WORD.sub(_number, text)
     # "sixty-eight point two kilograms": the digits after the point, as said
     return _POINT_SAID.sub(lambda m: str(_UNIT_WORDS.get(m.group(1).casefold(), m.group(1))) + "." + "".join(
         str(_DIGIT_WORDS[w.casefold()]) for w in re.split(r"[\s-]+", m.group(2).strip())), text)
+
+
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9}
+# "the twenty-second of March", "thirty-first": a day of the month said as a word.
+_ORDINAL_SAID = re.compile(r"\b(?P<tens>twenty|thirty)[\s-](?P<unit>first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)\b", re.I)
+
+
+def _ordinal(m: re.Match[str]) -> str:
+    n = _TENS_WORDS[m.group("tens").casefold()] + _ORDINALS[m.group("unit").casefold()]
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 _DIGIT_WORDS = {"zero": 0, "oh": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}

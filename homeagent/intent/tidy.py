@@ -211,6 +211,20 @@ def _said_of_it_en(value: str, text: str) -> str:
     return out
 
 
+_FRAME_LEAD_ZH = re.compile(r"^(?:帮我)?(?:(?:保存|收藏|set|设置)(?:一个|一张|一条|个|张|条)?|(?:存|记|加|建|设|弄|整)(?:一个|一张|一条|个|张|条))\s*"
+                            r"(?:coupon|优惠券|券|countdown|倒计时|倒机时)?\s*[：:]?\s*(?:到|给)?(?=\S{2})", re.I)
+# The frame an English request wraps the new record's name in (see `tidy`).
+_FRAMED_KEYS = ("title", "habit", "item", "content", "dish", "subject", "store")
+_FRAME_LEAD_EN = re.compile(
+    r"^(?:(?:i|we)\s+)?(?:(?:would|'d|’d)\s+like\s+to|want\s+to|wanna|gonna|going\s+to)\s+"
+    r"(?:(?:set(?:\s+up)?|make|create)\s+(?:a\s+|an\s+)?(?:new\s+)?(?:goal|habit|countdown)\s+(?:of|to|for)\s+|start\s+(?=\w+ing\b))"
+    r"|^(?:set(?:\s+up)?|make|create|start)\s+(?:a\s+|an\s+)?(?:new\s+)?(?:goal|countdown)\s+(?:of|to|for|till|until)\s+"
+    r"|^(?:new\s+)?(?:goal|countdown)\s+(?=[a-z])"
+    r"|^(?:pop|stick|bung|chuck|put)\s+(?:a|an|some)\s+(?=\S)|^pin\s+(?:a\s+)?(?:memo|note)\s+"
+    r"|^(?:book|pencil|put|get)\s+(?:me|us)\s+in\s+for\s+(?:a\s+|an\s+|the\s+)?"
+    r"|^remind\s+(?:me|us)\s+to\s+|^(?:pls|please)\s*[:：]\s*", re.I)
+
+
 def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any], now: datetime) -> dict[str, Any]:
     out = dict(args)
     value: Any
@@ -483,7 +497,40 @@ def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any],
                     found = month_end(m.group(0), now)
             if found is not None:
                 out[key] = found
-    return refine(text, action, props, out)
+    return _unframed(action, refine(text, action, props, out))
+
+
+def _unframed(action: str, out: dict[str, Any]) -> dict[str, Any]:
+    """A new record's name without the frame it was said in: "would like to set a goal of …",
+    "goal finish couch to 5k", "Pop a Kindle on…", "Book me in for a haircut", "remind us to …";
+    "保存优衣库八折券", "存个coupon：…", "set一个countdown到WWDC", "从 开始 打羽毛球" (the start day
+    taken out of "从下周二开始…"); a countdown to "我们结婚纪念日" is to 结婚纪念日."""
+    if not action.startswith(CREATES):
+        return out
+    for key in _FRAMED_KEYS:
+        value = out.get(key)
+        if not isinstance(value, str) or not value.strip():
+            continue
+        if value.isascii():
+            value = _FRAME_LEAD_EN.sub("", value.strip()).strip() or value
+        else:
+            value = _FRAME_LEAD_ZH.sub("", value.strip()).strip() or value
+            value = re.sub(r"^从\s*(?:开始|起)\s*(?=\S{2})", "", value)
+            if action == "create_countdown":
+                value = re.sub(r"^(?:我们|咱们|我|咱)的?(?=\S{2})", "", value)
+        out[key] = value
+    place, title = out.get("location"), out.get("title")
+    if (isinstance(place, str) and isinstance(title, str) and "start" in out
+            and (m := _PLACE_THEN_DOING_ZH.fullmatch(place.strip())) and m.group("doing") not in title
+            and not _PLACE_END_ZH.search(m.group("doing"))):
+        # "我妈在华山医院复查": the place is 华山医院, what happens there is the event's
+        out["location"], out["title"] = m.group("place"), title.strip() + m.group("doing")
+    return out
+
+
+_PLACE_END_ZH = re.compile(r"(?:室|厅|馆|店|楼|层|园|院|所|中心|场|家|号|路|街|区|站|门|口|村)$")
+_PLACE_THEN_DOING_ZH = re.compile(r"(?P<place>[\u4e00-\u9fffA-Za-z0-9]{1,12}?(?:医院|街|馆|店|楼|园|中心|广场|商场|超市|车站|学校|学院"
+                                  r"|大学|公司|体育场|会议室|教室|村))(?P<doing>[\u4e00-\u9fff]{2,6})")
 
 
 # How many results a search is to show, said at its end.

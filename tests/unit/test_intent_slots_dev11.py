@@ -98,3 +98,51 @@ def test_a_request_with_a_laugh_a_search_word_or_a_title_runs(layer: IntentLayer
 ])
 def test_a_remark_with_a_laugh_still_writes_nothing(layer: IntentLayer, text: str) -> None:
     assert _route(layer, text)[0] == "model"
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # A Chinese loan: the thing before 借给, the person after it, without the command or who they are.
+    ("相机借给表妹了，她说月底还", "record_item_lend", {"item": "相机", "person": "表妹"}),
+    ("我的AirPods借给室友了", "record_item_lend", {"item": "AirPods", "person": "室友"}),
+    ("记一笔借款：借给同事郭婷婷800，说好月底还", "record_money_lend", {"person": "郭婷婷"}),
+    # Whose birthday, not the word for it; a day of the month said as a word.
+    ("Lucy的birthday是7月4号，记一下", "add_birthday", {"person": "Lucy"}),
+    ("add jade's bday 14 july 2009", "add_birthday", {"person": "jade"}),
+    ("Please make a note of Mrs. Patel's birthday: the twenty-second of March.", "add_birthday",
+     {"person": "Mrs. Patel", "date": "22nd of March"}),
+    # A plant or a pet without where it stands, how many pots, how it is or what was just done.
+    ("咱家那绿萝蔫了吧唧的，刚给它灌了一大碗水", "record_plant_watering", {"plant": "绿萝"}),
+    ("阳台那几盆多肉浇了一丢丢水", "record_plant_watering", {"plant": "多肉"}),
+    ("君子兰浇过了，顺手施了点肥", "record_plant_watering", {"plant": "君子兰"}),
+    ("阳台那几盆花我刚浇了", "record_plant_watering", {"plant": "阳台那几盆花"}),
+    ("年糕这小祖宗刚干完饭，猫粮喂过了啊", "record_pet_activity", {"pet": "年糕"}),
+    # The mood in the clause that names it, with who, when and whom it is told to around it.
+    ("烦得很，今天心情就给2分吧", "record_mood", {"mood": "烦", "score": 2}),
+    ("今天心情特别好，给打个5分", "record_mood", {"mood": "特别好", "score": 5}),
+    ("emo了家人们，心情记个1分", "record_mood", {"mood": "emo", "score": 1}),
+    ("豆豆生病了，我心情挺低落的，记下来", "record_mood", {"mood": "低落"}),
+    # The frame a new record's name was said in.
+    ("I would like to set a goal of losing five kilograms before the reunion", "create_goal",
+     {"title": "losing five kilograms"}),
+    ("goal finish couch to 5k by easter", "create_goal", {"title": "finish couch to 5k"}),
+    ("set a countdwon to japan trip april 2nd", "create_countdown", {"title": "japan trip"}),
+    ("Pop a Kindle Paperwhite on my wishlist", "add_wishlist_item", {"item": "Kindle Paperwhite"}),
+    ("wanna start journaling every night, make it a habit pls", "create_habit", {"habit": "journaling"}),
+    ("remind us every Sunday at 8pm to plan the week's meals", "create_task", {"content": "plan the week's meals"}),
+    ("private note pls: gym locker code 4417", "create_note", {"content": "gym locker code 4417"}),
+    ("pin memo ayi coming thursday not friday this week", "create_memo",
+     {"content": "ayi coming thursday not friday this week"}),
+    ("保存优衣库八折券，券码SPRING2026", "add_coupon", {"title": "优衣库八折券", "store": "优衣库"}),
+    ("存个coupon：Starbucks买一送一，code是BOGO315，3月15号expire", "add_coupon", {"title": "Starbucks买一送一"}),
+    ("set一个countdown到WWDC，6月8号", "create_countdown", {"title": "WWDC"}),
+    ("5月20号是我们结婚纪念日，帮我设个倒计时", "create_countdown", {"title": "结婚纪念日", "note": None}),
+    # An event's place apart from what happens there; 晌午 is noon; "从…开始" is the start's.
+    ("下周三上午十点我妈在华山医院复查，帮我放日历上", "create_event", {"title": "我妈复查", "location": "华山医院"}),
+    ("后天晌午跟老李头在回民街吃泡馍，记到日程里", "create_event",
+     {"title": "跟老李头吃泡馍", "location": "回民街", "start": "后天晌午"}),
+    ("从下周二开始每周二晚上8点打羽毛球，在区体育馆，帮我建个日程", "create_event", {"title": "打羽毛球"}),
+    ("周五下午3点开家长会，在学校三楼会议室", "create_event", {"title": "家长会", "location": "学校三楼会议室"}),
+])
+def test_names_without_their_frames(filler: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = filler.fill(action, text)
+    assert _has(args, expected), args
