@@ -27,6 +27,7 @@ import uuid
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import timedelta
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Literal
@@ -93,7 +94,7 @@ from homeagent.intent.training import (
     phrasings_digest,
 )
 from homeagent.log import get_logger
-from homeagent.numbers import NUM, parse_number
+from homeagent.numbers import NUM, find_number, parse_number
 from homeagent.store import Database
 from homeagent.text import has_han
 from homeagent.tools.registry import Permission, ToolContext, ToolRegistry, ToolResult
@@ -141,6 +142,9 @@ _HELP_RE = re.compile(
     re.I,
 )
 _PRONOUN_RE = re.compile(r"它|这个|那个|这条|那条|刚才那|刚刚那|\bit\b|\bthat one\b|\bthat\b|\bthis one\b|\bthe last one\b", re.I)
+# A record named before a pointing word: "打印合同那个", "周报那条".
+_NAMED_THAT_ZH = re.compile(r"(?P<x>[\u4e00-\u9fffA-Za-z0-9]{2,12})(?:那个|这个|那条|这条)")
+_NAME_LEAD_ZH = re.compile(r"^(?:还有|另外|然后|把|就|也|再|是|给|将)+")
 _AGAIN_RE = re.compile(r"^(?:(?:再|还要|另外)\s*(?:加|买|来|记)|also add|add another|and another|one more)\s*(?:一个|一份|一些|一条|个|some|an?)?\s*", re.I)
 _CORRECTION_RE = re.compile(r"^(?:不是这个|不对|错了|no[,，]?\s*(?:not that)?)[\s，,。.]*(?:我是说|我说的是|是|i meant|i mean)?\s*", re.I)
 _UNDO_RE = re.compile(
@@ -150,8 +154,10 @@ _UNDO_RE = re.compile(
 )
 # "不是这个，是周报那个", "no, not that one, the landlord one": the same action, another record.
 _RETARGET_RE = re.compile(
-    r"^(?:不是这个|不是那个|不是这条|不对|错了)[\s，,。]*(?:是|我说的是|我是说|应该是|要的是|删掉?|改|完成)\s*(?P<zh>[^，,。]{1,12}?)\s*(?:的那个|那个|那条|那件|的那条|的)"
-    r"[\s。！!]*$|^no[\s,，.]*(?:not (?:that|this) one[\s,，.]*)?(?:i meant |i mean |it'?s |it was )?the (?P<en>[\w' -]{1,40}?) one[\s.!]*$",
+    r"^(?:(?:等下|等等|等一下|哦|啊|哎)[\s，,。]*)?(?:不是这个|不是那个|不是这条|不对|错了)[\s，,。]*(?:是|我说的是|我是说|应该是|要的是|删掉?|改|完成)\s*"
+    r"(?P<zh>[^，,。]{1,12}?)\s*(?:的那个|那个|那条|那件|的那条|的)[\s。！!]*$"
+    r"|^(?:(?:wait|hang on|sorry|oops)[\s,，.]*)?(?:no[\s,，.]*)?(?:not (?:that|this) one[\s,，.]*)?(?:i meant |i mean |it'?s |it was )?"
+    r"the (?:one (?:about|for|with|called) (?:the |my )?(?P<en2>[\w' -]{1,40}?)|(?P<en>[\w' -]{1,40}?) one)[\s.!]*$",
     re.I,
 )
 _FREQUENCY_RE = re.compile(r"(?P<weekly>每周|每星期|每个星期|每礼拜|\bweekly\b|\bevery week\b|\b(?:once|twice|\w+ times) a week\b)"
@@ -235,12 +241,21 @@ _ENTITY_NOUNS = (
 )
 # What one more of the same keeps from the record before it.
 _CARRIED_KEYS = ("pet", "plant", "person", "kind", "status", "type", "direction", "currency", "meal")
+_CHANGE_LEAD_RE = re.compile(r"(?:改成|改为|改到|换成|调成|调到|make it|change it to)", re.I)
+# The same read again with one thing changed (see `_read_again`).
+_READ_AGAIN_RE = re.compile(
+    r"^(?:(?:and|so|ok|okay|hmm)[\s,]+)?(?:what|how)\s+about\s+(?P<a>.+?)[\s?？.!]*$"
+    r"|^(?:and|also)\s+(?:for\s+|on\s+)?(?P<b>[^,，]{2,30}?)[\s?？.!]*$"
+    r"|^(?:那|还有)?(?P<c>[^，,。？?]{1,12}?)(?:的)?呢[\s？?。!！]*$"
+    r"|^那?(?:只要|就要|给我|要|看)?(?:前)?(?P<n>\d+|[一二两三四五六七八九十]+)\s*条(?:结果)?(?:就行|就好|就够了?|吧)?[\s。!！]*$"
+    r"|^(?:just\s+)?(?:give me\s+)?(?:the\s+)?(?:top|first)\s+(?P<n2>\d+|three|five|ten)\b.*$", re.I)
+_NEXT_DAY_RE = re.compile(r"(?:the\s+)?day\s+(?:after|(?P<back>before))|(?:the\s+)?next\s+day|第二天|后一天|(?P<back2>前一天)", re.I)
 _TOO_RE = re.compile(r"^and\s+(.+?)\s+(?:too|as well)[\s.!]*$", re.I)
 _AND_MORE_RE = re.compile(r"^(?:and|plus|also)\s+(?:some\s+|a\s+|an\s+)?(?P<x>[^?？,，]{2,30}?)[\s.!]*$|^(?:还有|再来)(?P<zh>[^?？，,]{1,10}?)[吧。！!]*$",
                           re.I)
 _BARE_NUMBER_RE = re.compile(r"^(?:actually\s+|no\s*,?\s+|oh\s+|ok\s+|sorry\s*,?\s+)?(?:make|change)\s+(?:it|that)\s+(?:to\s+)?"
                              r"(?P<n>\d{1,2}(?::\d{2})?)\s*(?P<ap>am|pm)?(?P<clock>\s*o'clock)?(?:\s+instead)?[\s.!]*$"
-                             r"|^(?:改成|改为|换成|改到)(?P<n2>\d{1,2})(?:次|个)?(?:吧|就行)?[。！!]*$", re.I)
+                             r"|^(?:改成|改为|换成|改到)(?P<n2>\d{1,2}|[一二两三四五六七八九十]{1,3})(?:次|个)?(?:吧|就行)?[。！!]*$", re.I)
 _ADD_IT_RE = re.compile(r"^(?:ok(?:ay)?|alright|then|yes|好的?|那就?|那)?[\s,，]*(?:please\s+)?(?:add|put|get|buy|加上?|买|记上)\s*"
                         r"(?:it|that|them|one|一下|上|吧)?\s*(?:on|to the list|then|please|吧|一个)?[\s.!。！]*$", re.I)
 _REMIND_AT_RE = re.compile(r"^(?:每天|每日)?\s*(?P<t>(?:早上|上午|中午|下午|晚上)?\s*[\d一二两三四五六七八九十]{1,3}\s*[点點:：]\s*(?:半|[\d]{1,2}\s*分?)?)"
@@ -404,6 +419,7 @@ class _Context:
     # an undo or a retarget right after it; emptied by a turn the model answered.
     done: list[tuple[str, dict[str, Any], dict[str, Any]]] = field(default_factory=list)
     listed: Listing | None = None  # what the last turn listed, for the next one
+    asked: tuple[str, dict[str, Any]] | None = None  # the last turn's one read or search, as asked
     shown: Listing | None = None  # the listing this turn may point at
 
 
@@ -600,6 +616,9 @@ class IntentLayer:
             return fixed
         # A correction: "不是这个，我是说记到购物清单里" — route what follows, learn from it.
         correction = _CORRECTION_RE.match(stripped)
+        if correction and ctx.last_id is not None and _CHANGE_LEAD_RE.match(stripped[correction.end():]):
+            # "不对，改成四次" right after a record: a change of that record, not another action
+            stripped, correction = stripped[correction.end():], None
         if correction and correction.end() < len(stripped) and ctx.last_text:
             route = self._route(stripped[correction.end():], ctx, tools)
             if route.calls:
@@ -643,6 +662,9 @@ class IntentLayer:
             return route
         if taught is not None and taught.action in self._actions:
             prediction = prediction.led_by(taught.action, 1.0)
+        again = self._read_again(stripped, prediction, ctx, lang)
+        if again is not None:
+            return again
         shown = self._from_listing(text, stripped, prediction, ctx, lang) if ctx.shown is not None else None
         if shown is not None:
             return shown
@@ -855,7 +877,7 @@ class IntentLayer:
         touched = [(n, a, d) for n, a, d in ctx.done if not n.startswith(CREATES)]
         if m is None or len(touched) != 1:
             return None
-        words = (m.group("zh") or m.group("en") or "").strip()
+        words = (m.group("zh") or m.group("en") or m.group("en2") or "").strip()
         name, args, data = touched[0]
         spec = self.registry.get(name)
         props = dict(spec.parameters).get("properties", {}) if spec else {}
@@ -1280,15 +1302,78 @@ class IntentLayer:
         bare_verb = _is_bare(text)
         if not (_PRONOUN_RE.search(text) or bare_verb) or ctx.last_id is None:
             return None
+        named = _NAMED_THAT_ZH.search(text)
+        name = _NAME_LEAD_ZH.sub("", named.group("x")) if named is not None and not bare_verb else ""
         verb = next((v for v, rx in _VERB_WORDS if rx.search(text)), None)
         if verb is None:
             return None
         target = self._target(verb, entity)
         if target is None:
             return None
+        if len(name) >= 2:
+            # "还有打印合同那个，也删了": the same verb on the record those words name, not the last one
+            spec = self.registry.get(target)
+            props = dict(spec.parameters).get("properties", {}) if spec is not None else {}
+            lookup = next((k for k in _LOOKUP_KEYS if k in props), None)
+            if lookup is None or verb != "delete":
+                return None
+            return Route("intent", target, 1.0, calls=[ToolCall(_call_id(), target, json.dumps({lookup: name}, ensure_ascii=False))],
+                         candidates=prediction.ranked[:5], language=lang, reason="follow-up: named")
         args = self._record_args(target, verb, ctx.last_id, text, ctx)
         return Route("intent", target, 1.0, calls=[ToolCall(_call_id(), target, json.dumps(args, ensure_ascii=False))],
                      candidates=prediction.ranked[:5], language=lang, reason="follow-up")
+
+    def _read_again(self, text: str, prediction: Prediction, ctx: _Context, lang: str) -> Route | None:
+        """"and yesterday?", "what about in Xuhui?", "那上个月呢", "只要5条" right after a read or a
+        search: the same one again, with what changed said (a day, a place, a keyword, a count)."""
+        if ctx.asked is None or (prediction.label not in (NONE_LABEL, ctx.asked[0]) and prediction.confidence >= self.threshold
+                                 and not self._is_read(prediction.label)):
+            return None
+        m = _READ_AGAIN_RE.match(text.strip())
+        if m is None:
+            return None
+        name, before = ctx.asked
+        spec = self.registry.get(name)
+        if spec is None:
+            return None
+        props = dict(spec.parameters).get("properties", {})
+        args = dict(before)
+        said = next((g for g in (m.group("a"), m.group("b"), m.group("c")) if g), "").strip()
+        if re.search(r"\b(?:one|ones|first|second|third|last|number|it|that|this)\b|#\s?\d|第\S{1,2}(?:个|条|项)|这个|那个", said, re.I):
+            return None  # ("and the second one?", "那个呢": a record of what was listed, `_from_listing`'s)
+        count = m.group("n") or m.group("n2")
+        when_keys = [k for k in props if is_when(props[k])]
+        if count is not None:
+            if "limit" not in props:
+                return None
+            args["limit"] = int(parse_number(count) or find_number(count) or 0) or None
+        elif (step := _NEXT_DAY_RE.fullmatch(said)) is not None:
+            day = next((args[k] for k in ("from", "date") if isinstance(args.get(k), str)), None)
+            if day is None or "from" not in props:
+                return None
+            try:
+                then = parse_when(day, self.clock.now()).day + timedelta(days=-1 if step.group("back") or step.group("back2") else 1)
+            except DateError:
+                return None
+            args["from"] = then.isoformat()
+            if "to" in props:
+                args["to"] = then.isoformat()
+        else:
+            new = {k: v for k, v in self.fill(name, said).items() if v not in (None, "", [])}
+            if any(k in new for k in when_keys):
+                args = {k: v for k, v in args.items() if k not in when_keys}
+                args.update({k: new[k] for k in when_keys if k in new})
+            elif "query" in props and isinstance(args.get("query"), str) and re.match(r"(?:in|at|near|for|on)\s", said, re.I):
+                # "what about in Xuhui?" after "best dim sum in Jing'an": the place in the same words
+                lead = said.split()[0].casefold()
+                query = args["query"]
+                at = query.casefold().rfind(f" {lead} ")
+                args["query"] = (query[:at] + " " + said) if at >= 0 else f"{query} {said}"
+            elif "query" in props and (new.get("query") or (len(said) <= 12 and said)):
+                args["query"] = new.get("query") or said
+            else:
+                return None
+        return self._calls(name, args, prediction, lang, question=True, ctx=ctx, reason="follow-up: read again")
 
     def _field_change(self, text: str, ctx: _Context, prediction: Prediction, lang: str) -> Route | None:
         """"地点在公司三楼会议室", "tag it work", "再补一句，车位月租300" right after a record: one
@@ -1340,7 +1425,7 @@ class IntentLayer:
                 number = bare_number.group("n") or bare_number.group("n2")
                 timed = next((k for k in ("due", "start") if k in props and ctx.last_data.get(k)), None)
                 if "target" in props and ctx.last_data.get("target") is not None and ":" not in number:
-                    args["target"] = int(number)
+                    args["target"] = int(parse_number(number) or 0)
                 elif timed is not None and (bare_number.group("ap") or bare_number.group("clock") or ":" in number
                                             or int(number.split(":")[0]) <= 12):
                     said = number if ":" in number else f"{number}:00"
@@ -1525,6 +1610,8 @@ class IntentLayer:
         if not undo:
             ctx.last_text = text
         sent = {c.id: json.loads(c.arguments or "{}") for c in route.calls}
+        reads = [c for c in route.calls if self._is_read(c.name) or c.name == "web_search"]
+        ctx.asked = (reads[0].name, sent.get(reads[0].id, {})) if len(reads) == 1 == len(route.calls) else None
         ctx.done = [] if undo else [
             (r.name, sent.get(r.call_id, {}), dict(r.display.data))
             for r in results if r.ok and r.display is not None and isinstance(r.display.data, Mapping)]
@@ -1549,7 +1636,7 @@ class IntentLayer:
 
     def remember_text(self, text: str, member: str = "", channel: str = "") -> None:
         ctx = self._contexts.setdefault((member, channel), _Context())
-        ctx.last_text, ctx.done = text, []
+        ctx.last_text, ctx.done, ctx.asked = text, [], None
 
     async def learn(self, text: str, action: str, args: Mapping[str, Any], member: str = "") -> None:
         """Store a household example (a correction); the next retrain uses it."""
@@ -1663,6 +1750,7 @@ def _is_bare(text: str) -> bool:
         rest = rest[:recurrence[1][0]] + " " + rest[recurrence[1][1]:]
     rest = _BARE_FILLER_RE.sub(" ", rest)
     rest = re.sub(r"到|掉|成|为|\b(?:to|it|that|on|at|for|the|please|instead)\b", " ", rest, flags=re.I)
+    rest = re.sub(r"(?:\d{1,2}|[一二两三四五六七八九十]{1,3})\s*次", " ", rest)  # "改成四次": a count, no object
     return len(rest.replace(" ", "")) <= 1 if has_han(text) else not rest.split()
 
 

@@ -254,3 +254,52 @@ async def test_one_more_of_the_same_keeps_whose_it_is_and_its_kind(make_config) 
     assert media == [("Severance", "want"), ("Slow Horses", "want")]
     assert spent == [3500, 6800]
     assert [p for p, _ in pets] == ["Biscuit", "Biscuit"]
+
+
+async def test_the_same_read_again_with_another_day_or_place_said_alone(make_config) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        await act(app, "create_task", content="交电费", due="2026-03-05")
+        await act(app, "create_task", content="取快递", due="2026-03-06")
+        await act(app, "record_water", amount=300, time="2026-03-03T09:00")
+        await act(app, "record_water", amount=450, time="2026-03-04T08:00")
+        first = text_of(await turn(app, "what's on my to-do list for tomorrow?"))
+        then = text_of(await turn(app, "and the day after?"))
+        today = text_of(await turn(app, "how much water have I had today?"))
+        yesterday = text_of(await turn(app, "and yesterday?"))
+    assert provider.requests == []  # each answered by the layer, none by the model
+    assert "交电费" in first and "取快递" not in first
+    assert "取快递" in then and "交电费" not in then
+    assert "450" in today and "300" not in today
+    assert "300" in yesterday and "450" not in yesterday
+
+
+async def test_a_correction_that_changes_a_value_changes_the_record_and_keeps_it(make_config) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        await turn(app, "建个习惯，每周跑步三次")
+        await turn(app, "不对，改成四次")
+        habits = [dict(r) for r in await app.db.fetchall("SELECT * FROM habits")]
+    assert provider.requests == []
+    assert len(habits) == 1 and habits[0]["target"] == 4, habits  # not deleted and made again as "四次"
+
+
+async def test_another_record_named_after_an_action_is_the_one_acted_on(make_config) -> None:
+    provider = ScriptedProvider([])
+    config = make_config(actions={"intent": True}, permissions={"classes": {"delete": "allow"}})  # (no one to confirm here)
+    async with running_app(config, provider=provider, clock=FakeClock(NOW)) as app:
+        for content in ("订机票", "订酒店", "打印合同", "交房租"):
+            await act(app, "create_task", content=content)
+        await act(app, "create_note", title="car", content="plate 沪A12345")
+        await act(app, "create_note", title="insurance", content="policy 889")
+        await turn(app, "删掉订机票那个任务")
+        retargeted = text_of(await turn(app, "等下，不是这个，是订酒店那个"))  # the hotel one goes too
+        await turn(app, "还有打印合同那个，也删了")
+        await turn(app, "delete my note about the car")
+        await turn(app, "not that one, the one about the insurance")
+        tasks = sorted(r["content"] for r in await app.db.fetchall("SELECT content FROM tasks"))
+        notes = sorted(r["title"] for r in await app.db.fetchall("SELECT title FROM notes"))
+    assert provider.requests == []
+    assert tasks == ["交房租"], tasks
+    assert "订酒店" in retargeted and "无法撤回" in retargeted  # (a delete cannot be put back: it says so)
+    assert notes == [], notes
