@@ -11,7 +11,9 @@ now below; a list for several items).
 
 Every utterance runs as a real turn of a real App (SQLite in a temp dir, the fixed clock,
 a scripted model that only says "(model)"), each on a channel of its own; the turn's
-intent route is read back. Printed:
+intent route is read back. A follow-up's turns run on its channel first; the records they
+(and the follow-up's expected change) look up by name are made first, as the household made
+them earlier ("删掉订机票那个任务" presumes that task). Printed:
 - action accuracy: the route's action (what ran, what was asked back, or "none" for an
   utterance the model answers with no action offered) is the expected one; the model
   path counts as right only for "none";
@@ -289,12 +291,59 @@ def load(path: Path) -> list[dict[str, Any]]:
 # -- running the turns ----------------------------------------------------------------
 
 
+_MAKERS = ("create", "add", "record", "write")
+_SEED_DAY = "2026-03-05"
+
+
+async def _seed(app: Any, item: dict[str, Any]) -> None:
+    """A follow-up presumes the records its turns name exist: "删掉订机票那个任务", then "不是这个，
+    是订酒店那个" deletes a task the household has. Each record the turns before it (as the layer
+    routes them) and the follow-up's own expected change look up by name is made first, in its
+    simplest form (the name, a day where one is required), as the household made it earlier."""
+    from homeagent.chat import ToolCall
+    from homeagent.tools.registry import ToolContext
+
+    if not item.get("before"):
+        return
+    wanted: list[tuple[str, dict[str, Any]]] = []
+    for text in item["before"]:
+        route = await app.intent.route(text, channel=f"seed-{item['id']}", tools=app.intent.registry.definitions())
+        wanted += [(c.name, json.loads(c.arguments or "{}")) for c in route.calls]
+    if isinstance(item.get("args"), dict):
+        wanted.append((item["action"], item["args"]))
+    names = [d.name for d in app.tools.definitions()]
+    for name, args in wanted:
+        verb, _, entity = name.partition("_")
+        if verb in _MAKERS or not entity:
+            continue
+        makers = [n for n in names if n.partition("_")[0] in _MAKERS and (
+            n.partition("_")[2] == entity or n.partition("_")[2].split("_")[0] == entity.split("_")[0])]
+        spec = app.tools.get(makers[0]) if len(makers) == 1 else None
+        if spec is None:
+            continue
+        props = dict(spec.parameters).get("properties", {})
+        key = next((k for k in _LOOKUP_KEYS if isinstance(args.get(k), str) and args[k].strip() and k in props), None)
+        if key is None:
+            continue
+        made: dict[str, Any] = {key: args[key]}
+        for need in dict(spec.parameters).get("required", []):
+            if need not in made:
+                kind = props.get(need, {}).get("type")
+                made[need] = 1 if kind in ("number", "integer") or kind == ["number", "string"] else _SEED_DAY
+        result = await app.tools.execute(ToolCall("seed", spec.name, json.dumps(made, ensure_ascii=False)),
+                                         ToolContext(turn_id="seed", channel=f"seed-{item['id']}"))
+        data = result.display.data if result.ok and result.display is not None else None
+        if isinstance(data, dict) and isinstance(data.get("id"), int):
+            item.setdefault("_seen", []).append(dict(data))  # (a record the follow-up may name by its id)
+
+
 async def run_in_process(items: list[dict[str, Any]], app: Any) -> list[dict[str, Any]]:
     from homeagent.io import ask
 
     out = []
     for item in items:
         channel = f"eval-{item['id']}"
+        await _seed(app, item)
         for before in item.get("before", []):
             _saw(item, [e.display for e in await _turn(ask, app, before, channel) if e.type == "tool_result"])
         started = time.perf_counter()
@@ -356,6 +405,7 @@ async def run_http(items: list[dict[str, Any]], app: Any) -> list[dict[str, Any]
     async with aiohttp.ClientSession() as session:
         for item in items:
             channel = f"eval-{item['id']}"
+            await _seed(app, item)
             for before in item.get("before", []):
                 frames = await _post(session, base, before, channel)
                 _saw(item, [f.get("display") for t, f in frames if t == "tool_result"])
