@@ -19,6 +19,10 @@ VOCABULARY = (
     "saturday", "sunday", "morning", "afternoon", "evening", "remember", "switch", "delete",
     "remove", "please", "shopping", "reminder", "appointment", "breakfast", "countdown", "calendar", "inventory",
 )
+# The kinds of record a request names, long enough that one edit from them is a typo, not
+# another word: routing reads them as meant ("delte the gym taks", "blood presure pills").
+KINDS_VOCABULARY = VOCABULARY + ("pressure", "medicine", "birthday", "wishlist", "groceries", "journal",
+                                 "expense", "transaction", "subscription", "prescription")
 # Ordinary words one edit from a vocabulary word: never "corrected".
 _KEEP = frozenset({"tonight", "monday", "sunday", "minute", "hour", "switched", "deleted", "removed", "reminds",
                    "reminded", "remains", "remand", "rewind", "remit", "pleased", "pleas", "remote", "twitch",
@@ -27,7 +31,8 @@ _KEEP = frozenset({"tonight", "monday", "sunday", "minute", "hour", "switched", 
 # Chat spellings of date words.
 _ABBREVIATIONS = {"tmrw": "tomorrow", "tmr": "tomorrow", "tmw": "tomorrow", "tmro": "tomorrow", "2morrow": "tomorrow",
                   "2moro": "tomorrow", "tomoz": "tomorrow", "tonite": "tonight", "2nite": "tonight", "2day": "today",
-                  "tdy": "today", "thurs": "thursday", "weds": "wednesday", "tues": "tuesday", "lst": "list"}
+                  "tdy": "today", "thurs": "thursday", "weds": "wednesday", "tues": "tuesday", "lst": "list",
+                  "lsit": "list", "taks": "task"}
 _ABBREVIATION_RE = re.compile(r"(?<![\w-])(" + "|".join(_ABBREVIATIONS) + r")(?![\w-])", re.I)
 _WORD_RE = re.compile(r"[A-Za-z]+")
 # A colon that heads what follows ("写日记：…", "Note: …"), not a clock's ("at 7:30").

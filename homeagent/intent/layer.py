@@ -53,7 +53,13 @@ from homeagent.intent.asides import (
 from homeagent.intent.classifier import IntentModel, Prediction
 from homeagent.intent.cues import destination
 from homeagent.intent.filters import metric_named, read_filters
-from homeagent.intent.fuzzy import HEAD_COLON, fix_typos, strip_fillers, strip_hedges
+from homeagent.intent.fuzzy import (
+    HEAD_COLON,
+    KINDS_VOCABULARY,
+    fix_typos,
+    strip_fillers,
+    strip_hedges,
+)
 from homeagent.intent.listing import (
     NEXT_PAGE_RE,
     Listing,
@@ -571,6 +577,7 @@ class IntentLayer:
         started = time.perf_counter()
         # "交房祖": a household word typed by its sound, as meant; "…坏了 下周三…": a pause spoken
         text = as_written(homophones().fix(text))
+        text = fix_typos(text, KINDS_VOCABULARY)  # "delte the gym taks": delete, as meant
         ctx = self._contexts.setdefault((member, channel), _Context())
         ctx.shown, ctx.listed = ctx.listed, None  # a listing is pointed at by the next turn only
         undone = [(ctx.last_text, name) for name, _, _ in ctx.done[:1]]

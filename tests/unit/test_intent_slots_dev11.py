@@ -86,6 +86,8 @@ def _route(layer: IntentLayer, text: str) -> tuple[str, str]:
     ("search一下iPhone 17什么时候发售", "web_search"),
     # A name in title marks asks nothing, though 哪 would.
     ("昨天看了《哪吒之魔童闹海》，打9分", "record_movie"),
+    # A typo of the command or of the kind is read as meant before routing.
+    ("delte the gym taks", "delete_task"),
 ])
 def test_a_request_with_a_laugh_a_search_word_or_a_title_runs(layer: IntentLayer, text: str, action: str) -> None:
     assert _route(layer, text) == ("intent", action)
