@@ -32,7 +32,7 @@ _KEEP = frozenset({"tonight", "monday", "sunday", "minute", "hour", "switched", 
 _ABBREVIATIONS = {"tmrw": "tomorrow", "tmr": "tomorrow", "tmw": "tomorrow", "tmro": "tomorrow", "2morrow": "tomorrow",
                   "2moro": "tomorrow", "tomoz": "tomorrow", "tonite": "tonight", "2nite": "tonight", "2day": "today",
                   "tdy": "today", "thurs": "thursday", "weds": "wednesday", "tues": "tuesday", "lst": "list",
-                  "lsit": "list", "taks": "task"}
+                  "lsit": "list", "taks": "task", "wed": "wednesday", "thu": "thursday", "thur": "thursday"}
 _ABBREVIATION_RE = re.compile(r"(?<![\w-])(" + "|".join(_ABBREVIATIONS) + r")(?![\w-])", re.I)
 _WORD_RE = re.compile(r"[A-Za-z]+")
 # A colon that heads what follows ("写日记：…", "Note: …"), not a clock's ("at 7:30").

@@ -228,7 +228,7 @@ _HELD_COMMA, _HELD_COMMA_EN = "\ue000", "\ue001"  # (private-use characters: no 
 _FIELD_HEAD_ZH = re.compile(r"^(?P<f>标签|标题|名字|名称|内容|备注)(?:就)?(?:是|叫|为|写)?\s*[：:]?\s*(?=\S)")
 _TITLED_RE = re.compile(r"\b(?P<t>Mr|Mrs|Ms|Dr|Prof)\.?\s+(?P<n>[A-Z][\w'’-]+)")
 # What follows a looked-up record's name: another clause, the day it falls on, "it" left over.
-_LOOKUP_TAIL_EN = re.compile(r"\s*;.*$|\s+on\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b.*$|\s+it$", re.I)
+_LOOKUP_TAIL_EN = re.compile(r"\s*;.*$|\s+on\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b.*$|\s+it$|\s+(?:thing|stuff)$", re.I)
 _HONORIFIC_RE = re.compile(r"\b(Mr|Mrs|Ms|Dr|Prof|St|Mt)\.\s+(?=[A-Z])")
 _COMMAND_LEAD_ZH = re.compile(r"^(?:帮我|请|麻烦)?\s*(?:新建|新增|添加|创建|建)\s*(?:一个|一条|一项|个|条)\s*(?=\S{2})")
 _THOUSANDS_RE = re.compile(r"(?<![\d,.])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d)|(?<![\d,.])\d{1,3}(?:,\d{3})+\.\d+")
@@ -1126,7 +1126,7 @@ class IntentLayer:
         if not action.startswith(CREATES):
             for key in ("content", "title", "habit", "item"):  # "the learn-to-swim goal": looked up by its words
                 value = args.get(key)
-                if isinstance(value, str) and value.isascii() and (cut := _LOOKUP_TAIL_EN.sub("", value).strip()):
+                if isinstance(value, str) and value.isascii() and (cut := _LOOKUP_TAIL_EN.sub("", _LOOKUP_TAIL_EN.sub("", value)).strip()):
                     value = args[key] = cut  # "the Easter cards; it is no longer needed", "… on the 21st it got called off"
                 if isinstance(value, str) and re.search(r"\w\s+one$", value) and value.isascii():
                     value = args[key] = value[:-4].strip()  # "the dentist one": the dentist record

@@ -178,7 +178,7 @@ def _clean(value: str) -> str:
     return value
 
 
-_PLACE_END_ZH = re.compile(r"(?:会议室|教室|办公室|室|厅|馆|店|楼|层|园|院|所|中心|场|家|号|路|街|区|站|吧|部|门|口|村|镇|城|市|山|湖|边|里|上|下|旁|前|后"
+PLACE_END_ZH = re.compile(r"(?:会议室|教室|办公室|室|厅|馆|店|楼|层|园|院|所|中心|场|家|号|路|街|区|站|吧|部|门|口|村|镇|城|市|山|湖|边|里|上|下|旁|前|后"
                            r"|[A-Za-z0-9]|[^\u4e00-\u9fff]{2,})$")
 _HOSPITAL_END_ZH = re.compile(r"(?:院|诊所|中心|门诊|卫生站|科|[A-Za-z0-9])$")
 
@@ -204,7 +204,7 @@ def _check(key: str, value: str, props: Mapping[str, Any], now: datetime) -> Any
     if "enum" in prop:
         return value if value in prop["enum"] else None
     if ((key == "hospital" or (key == "location" and "start" in props)) and has_han(value)
-            and not (_HOSPITAL_END_ZH if key == "hospital" else _PLACE_END_ZH).search(value)):
+            and not (_HOSPITAL_END_ZH if key == "hospital" else PLACE_END_ZH).search(value)):
         # An event's place or a hospital: "在公园野餐" is not 公 + 园野餐, "市一院" not 市 + 一院.
         return None
     if key == "repeat":  # a recurrence slot holds a recurrence, all of it

@@ -61,7 +61,9 @@ _CLOCK_SAID = re.compile(
     rf"|(?:(?<=\bat\s)|(?<=\bby\s)|(?<=\btill\s)|(?<=\buntil\s)|(?<=\bfrom\s))(?P<bhalf>half)\s+{_HOUR.replace('?P<h>', '?P<h6>')}(?!\s+(?:hours?|an?\b))"
     rf"|{_HOUR.replace('?P<h>', '?P<h3>')}\s+o'?clock"
     rf"|(?<=\bat\s){_HOUR}\s+{_MINUTES}\b(?!\s+(?:minutes?|mins?|hours?|days?|weeks?|dollars?|pounds?|bucks|quid|euros?|yuan|km|kg|miles?))"
-    rf"|{_HOUR.replace('?P<h>', '?P<h4>')}(?=\s*(?:am|pm|a\.m\.|p\.m\.)\b))\b", re.I)
+    rf"|{_HOUR.replace('?P<h>', '?P<h4>')}(?=\s*(?:am|pm|a\.m\.|p\.m\.)\b)"
+    # "at ten in the morning", "at seven in the evening": the hour, its part of the day said after
+    rf"|(?<=\bat\s){_HOUR.replace('?P<h>', '?P<h7>')}(?=\s+(?:in\s+the\s+(?:morning|afternoon|evening)|at\s+night|tonight)\b))\b", re.I)
 _NUMBER_WORD = re.compile(r"\b(?:(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen"
                           r"|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|a)"
                           r"(?:[\s-]+(?:and[\s-]+)?(?=(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen"
@@ -89,6 +91,8 @@ def _clock(m: re.Match[str]) -> str:
         return f"{_word_value(m.group('h3'))}:00"
     if m.group("h4"):
         return str(_word_value(m.group("h4")))
+    if m.group("h7"):
+        return str(_word_value(m.group("h7")))
     minutes = sum(_word_value(w) for w in re.split(r"[\s-]+", m.group("m")) if w.casefold() != "oh")
     return f"{_word_value(m.group('h'))}:{minutes:02d}"
 
@@ -121,7 +125,7 @@ def _number(m: re.Match[str]) -> str:
 
 def spoken_numbers(text: str) -> str:
     """`text` with its spoken clock times and numbers written as digits (English only)."""
-    if not re.search(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty"
+    if not re.search(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|\w+(?:st|nd|rd|th)"
                      r"|seventy|eighty|ninety|hundred|thousand|half|quarter)\b", text, re.I):
         return text
     text = _CLOCK_SAID.sub(_clock, text)
@@ -134,12 +138,23 @@ def spoken_numbers(text: str) -> str:
 
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9}
 # "the twenty-second of March", "thirty-first": a day of the month said as a word.
-_ORDINAL_SAID = re.compile(r"\b(?P<tens>twenty|thirty)[\s-](?P<unit>first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)\b", re.I)
+_ORDINALS.update({"tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14, "fifteenth": 15,
+                  "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19, "twentieth": 20, "thirtieth": 30})
+_ORDINAL_SAID = re.compile(r"\b(?P<tens>twenty|thirty)[\s-](?P<unit>first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)\b"
+                           # a day said alone as a word, where it can only be a day: "on the eighteenth", "the first of April"
+                           r"|(?<=\b(?:on|by) the )(?P<day>[a-z]+)\b"
+                           r"|(?<=\bthe )(?P<dayof>[a-z]+)(?= of (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))", re.I)
 
 
 def _ordinal(m: re.Match[str]) -> str:
-    n = _TENS_WORDS[m.group("tens").casefold()] + _ORDINALS[m.group("unit").casefold()]
-    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+    said = m.group("day") or m.group("dayof")
+    if said is not None:
+        n = _ORDINALS.get(said.casefold(), 0)
+        if not n:
+            return m.group(0)
+    else:
+        n = _TENS_WORDS[m.group("tens").casefold()] + _ORDINALS[m.group("unit").casefold()]
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10 if n not in (11, 12, 13) else 0, 'th')}"
 
 
 _DIGIT_WORDS = {"zero": 0, "oh": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}

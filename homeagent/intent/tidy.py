@@ -22,8 +22,9 @@ from typing import Any
 from homeagent.intent.fuzzy import HEAD_COLON
 from homeagent.intent.month_end import MONTH_END_RE, month_end
 from homeagent.intent.objects import CREATES, refine
-from homeagent.intent.slots import COMMAND_EN_WORDS, INTO_LIST_RE
+from homeagent.intent.slots import COMMAND_EN_WORDS, INTO_LIST_RE, PLACE_END_ZH
 from homeagent.intent.structured import duration_minutes
+from homeagent.intent.training import PLACE_WORD_ZH
 from homeagent.numbers import parse_number
 from homeagent.text import has_han
 
@@ -86,7 +87,7 @@ _OVER_RE = re.compile(r"(?P<a>\d{2,3})\s*(?:over|/|／)\s*(?P<b>\d{2,3})", re.I)
 _WAIST_RE = re.compile(r"(?:腰围|waist)\D{0,14}?(?P<n>\d+(?:\.\d+)?)\s*(?:cm|厘米|公分)?", re.I)
 _PLACE_ZH_RE = re.compile(r"[，,\s]*在(?P<p>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)(?:举行|开|见面|见)?(?=[，,。！!]|$)")
 _PLACE_EN_RE = re.compile(r"\s+at\s+(?:the\s+)?(?P<p>(?:[A-Z][\w'’-]*)(?:\s+(?:[A-Z][\w'’-]*|of|and|&))*|[a-z]+ (?:center|centre|hall"
-                          r"|park|school|office|library|gym|clinic|hospital|church|stadium))(?=[,.!]|$|\s+(?:with|for)\s)")
+                          r"|park|school|office|library|gym|clinic|hospital|church|stadium)|school|church|college|kindergarten|nursery)(?=[,.!]|$|\s+(?:with|for)\s)")
 _MINUTES_EN_RE = re.compile(r"(?P<n>\d+)\s*-\s*(?:minute|min)\b|(?P<h>\d+)\s*-\s*hour\b", re.I)
 def _cut(value: str, span: str) -> str:
     out = value.replace(span, " ", 1)
@@ -216,8 +217,9 @@ _FRAME_LEAD_ZH = re.compile(r"^(?:帮我)?(?:(?:保存|收藏|set|设置)(?:一�
 # The frame an English request wraps the new record's name in (see `tidy`).
 _FRAMED_KEYS = ("title", "habit", "item", "content", "dish", "subject", "store")
 _FRAME_LEAD_EN = re.compile(
-    r"^(?:(?:i|we)\s+)?(?:(?:would|'d|’d)\s+like\s+to|want\s+to|wanna|gonna|going\s+to)\s+"
-    r"(?:(?:set(?:\s+up)?|make|create)\s+(?:a\s+|an\s+)?(?:new\s+)?(?:goal|habit|countdown)\s+(?:of|to|for)\s+|start\s+(?=\w+ing\b))"
+    r"^(?:(?:i|we)\s+)?(?:(?:would|should|'d|’d)\s+like\s+to|want\s+to|wanna|gonna|going\s+to|need\s+to)\s+"
+    r"(?:(?:set(?:\s+up)?|make|create|begin|start|build|form)\s+(?:a\s+|an\s+)?(?:new\s+)?(?:goal|habit|countdown)\s+(?:of|to|for)\s+"
+    r"|start\s+(?=\w+ing\b))"
     r"|^(?:set(?:\s+up)?|make|create|start)\s+(?:a\s+|an\s+)?(?:new\s+)?(?:goal|countdown)\s+(?:of|to|for|till|until)\s+"
     r"|^(?:new\s+)?(?:goal|countdown)\s+(?=[a-z])"
     r"|^(?:pop|stick|bung|chuck|put)\s+(?:a|an|some)\s+(?=\S)|^pin\s+(?:a\s+)?(?:memo|note)\s+"
@@ -522,15 +524,13 @@ def _unframed(action: str, out: dict[str, Any]) -> dict[str, Any]:
     place, title = out.get("location"), out.get("title")
     if (isinstance(place, str) and isinstance(title, str) and "start" in out
             and (m := _PLACE_THEN_DOING_ZH.fullmatch(place.strip())) and m.group("doing") not in title
-            and not _PLACE_END_ZH.search(m.group("doing"))):
+            and not PLACE_END_ZH.search(m.group("doing"))):
         # "我妈在华山医院复查": the place is 华山医院, what happens there is the event's
         out["location"], out["title"] = m.group("place"), title.strip() + m.group("doing")
     return out
 
 
-_PLACE_END_ZH = re.compile(r"(?:室|厅|馆|店|楼|层|园|院|所|中心|场|家|号|路|街|区|站|门|口|村)$")
-_PLACE_THEN_DOING_ZH = re.compile(r"(?P<place>[\u4e00-\u9fffA-Za-z0-9]{1,12}?(?:医院|街|馆|店|楼|园|中心|广场|商场|超市|车站|学校|学院"
-                                  r"|大学|公司|体育场|会议室|教室|村))(?P<doing>[\u4e00-\u9fff]{2,6})")
+_PLACE_THEN_DOING_ZH = re.compile(rf"(?P<place>[\u4e00-\u9fffA-Za-z0-9]{{1,12}}?(?:{PLACE_WORD_ZH}|街|路|村))(?P<doing>[\u4e00-\u9fff]{{2,6}})")
 
 
 # How many results a search is to show, said at its end.

@@ -148,3 +148,23 @@ def test_a_remark_with_a_laugh_still_writes_nothing(layer: IntentLayer, text: st
 def test_names_without_their_frames(filler: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = filler.fill(action, text)
     assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # A day of the month said as a word where only a day can be; an hour with its part of the day after it.
+    ("I have a cardiology appointment on the eighteenth at ten in the morning at United Family Hospital.",
+     "create_event", {"title": "cardiology appointment", "start": "the 18th at 10 in the morning",
+                      "location": "United Family Hospital"}),
+    # "wed" is Wednesday; a looked-up name ends before its day, and "thing" is no part of it.
+    ("push book club to next wed 7pm", "update_event", {"title": "book club", "start": "next wednesday 7pm"}),
+    ("nuke the dentist thing on the 18th", "delete_event", {"title": "dentist"}),
+    # "at school" is an event's place.
+    ("Put Leo's parent-teacher conference on the calendar for Thursday March 12 at 3:30pm at school", "create_event",
+     {"title": "Leo's parent-teacher conference", "location": "school"}),
+    # "I should like to begin a habit of …": the frame.
+    ("I should like to begin a habit of walking for thirty minutes each day.", "create_habit",
+     {"habit": "walking for 30 minutes each day"}),
+])
+def test_days_hours_and_places_said_in_words(filler: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = filler.fill(action, text)
+    assert _has(args, expected), args

@@ -72,6 +72,8 @@ def test_a_line_spoken_without_punctuation_fills_as_written_with_it(filler: Inte
     ("log 330 mil of water at half nine", "log 330 mil of water at 9:30"),
     ("log my weight sixty-eight point two kilograms", "log my weight 68.2 kilograms"),
     ("record one point two five litres of water", "record 1.25 litres of water"),
+    ("the first of April", "the 1st of April"),
+    ("on the twelfth at ten in the morning", "on the 12th at 10 in the morning"),
 ])
 def test_numbers_and_times_spoken_are_written(said: str, written: str) -> None:
     assert as_written(said) == written
@@ -87,6 +89,8 @@ def test_numbers_and_times_spoken_are_written(said: str, written: str) -> None:
     "the twenty twenty six budget",
     "it took half an hour",
     "at that point one of us left",
+    "the first family hike of the year",
+    "on the way home",
 ])
 def test_words_that_are_no_spoken_number_stay(said: str) -> None:
     assert as_written(said) == said
