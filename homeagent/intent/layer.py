@@ -108,7 +108,7 @@ from homeagent.tools.registry import Permission, ToolContext, ToolRegistry, Tool
 log = get_logger("homeagent.intent")
 
 _QUESTION_RE = re.compile(
-    r"(?:吗|么|呢)[\s？?。!！]*$|[？?]\s*$|什么|哪|多少|是谁|谁(?=[的在有借拿去来写说做])|(?:给|借给|还给|找|问|和|跟)谁|(?<![好十])几(?:[个天次点本杯瓶号岁斤块遍回颗片粒顿度份张件条]|分(?!钟)|公[斤里])"
+    r"(?:吗|么|呢)[\s？?。!！]*$|[？?]\s*$|什么|哪|多少|是谁|谁(?=[的在有借拿去来写说做])|(?:给|借给|还给|找|问|和|跟)谁|(?<![好十歇过等这那前后隔])(?<!休息)(?<!最近)几(?:[个天次点本杯瓶号岁斤块遍回颗片粒顿度份张件条]|分(?!钟)|公[斤里])"
     r"|怎么样|咋样|如何|有没有|是不是|是否|要不要|需不需要|该不该|够不够|有啥|(?<!那个)(?<!那)啥|(?:对吧|是吧|对不对|没错吧|对不)[\s。!！]*$|"
     r"^(?:(?:so|and|but|ok|okay|oh|um|uh|hey|well|wait)[\s,，]+)*(?:what|which|who|whom|whose|where|when|how|is|are|am|was"
     r"|were|do|does|did|have|has|any|should|shall|can i|may i)\b"
@@ -288,7 +288,7 @@ _SHOW_RE = re.compile(
 _CHANGE_RE = re.compile(r"加|添|删|改|记一下|记到|放进|存|取消|(?<!已经)(?<!已)完成(?!了的|的)|标记|add|put|delete|remove|change|rename|mark|cancel|save"
                         r"|record|log (?:a|an|my|that)\b", re.I)
 # Asking to keep something: "心情记一下：…", "log my mood: …" (a record, never a listing).
-_RECORD_RE = re.compile(r"记一下|记一笔|记上|记下|记个|帮我记|记到|记成|存一下|存个|登记|\blog (?:a|an|my|this|that|it)\b|\brecord (?:a|an|my|that|this)\b"
+_RECORD_RE = re.compile(r"记一下|记一哈|记一笔|记上|记下|记个|帮我记|记到|记成|存一下|存个|登记|\blog (?:a|an|my|this|that|it)\b|\brecord (?:a|an|my|that|this)\b"
                         r"|\bnote (?:down|that)\b|\bjot\b", re.I)
 # The command ahead of its content ("写日记：…", "Add a todo: …"): a view of its own.
 _HEAD_RE = re.compile(rf"^(?P<head>[^，,：:。.!！?？]{{2,14}}?)(?:\s*[，,]|\s*{HEAD_COLON}|\s+[-–—])\s*\S")
@@ -315,7 +315,7 @@ _NOT_A_REMINDER_RE = re.compile(rf"{_NO_MORE_REMINDER_RE.pattern}|打卡|\bhabit
 # statement with a request, though it opens like a question.
 _TRAILING_ORDER_RE = re.compile(
     r"[,，;；]\s*(?:(?:please|pls|can you|could you)\s+)?(?:log|record|add|put|mark|save|note|track|count|tick|check|cross)\s+(?:it|that|this|them)\b"
-    r"|[,，;；]\s*check me in\b|[，,；;]\s*(?:帮我)?(?:记一下|记上|记下来|给记上|打个卡|记个账)[吧呗啊。！!]*$", re.I)
+    r"|[,，;；]\s*check me in\b|[，,；;]\s*(?:帮我)?(?:记一下|记一哈|记上|记下来|给记上|打个卡|记个账)[吧呗啊。！!]*$", re.I)
 # A removal said as a clause of its own, at the end: "…，那条删了吧", "…, delete it".
 _REMOVED_CLAUSE_RE = re.compile(r"[，,。；;]\s*(?:那条|这条|那个|这个|把它|它|那就)?\s*(?:删了|删掉|删除|去掉|取消|划掉)(?:掉|了|吧|吧。)*[。!！]*$"
                                 r"|[,;.]\s*(?:just\s+|please\s+)?(?:delete|remove|scrap|drop|cancel)\s+(?:it|that|that one)[.!]*$",
@@ -356,6 +356,10 @@ _REMOVE_RE = re.compile(
     r"|['’]s off\b|\bis off\b",
     re.I,
 )
+# A removal as the last clause, in the words that only delete (划掉 and "cross off" also mean done).
+_DELETED_AT_END_RE = re.compile(r"[，,。；;]\s*(?:那条|这条|那个|这个|把它|它|那就|直接|就|都)?\s*(?:给我|给俺|帮我)?\s*(?:删了|删掉|删除|删喽|删)"
+                                r"(?:掉|了|吧|喽|啦)*[。!！]*$|[,;.]\s*(?:just\s+|please\s+)?(?:delete|remove)\s+(?:it|that|that one)[.!]*$",
+                                re.I)
 # A time put right just after a record: "不是明天，是后天", "no, not Thursday, Friday", "Friday, not
 # Thursday": the record's own time, said again.
 _WHEN_FIX_RE = re.compile(
@@ -730,6 +734,14 @@ class IntentLayer:
             # "不用再提醒我买机票了，那条删了吧": the reminder (a task) is not wanted; it goes.
             label, confidence = "delete_task", max(confidence, self.threshold)
             prediction = prediction.led_by(label, confidence)
+        if (not question and label != NONE_LABEL and not label.startswith("delete_") and not self._is_read(label)
+                and _DELETED_AT_END_RE.search(stripped) is not None):
+            # "甭管那跑步打卡了，直接给俺删喽": a removal said last is what is asked, whatever the
+            # classifier made of the record's words; the kind's own delete.
+            remover = next((n for n in self._actions if n.startswith("delete_") and _entity(n) == _entity(label)), None)
+            if remover is not None:
+                label, confidence = remover, max(confidence, self.threshold)
+                prediction = prediction.led_by(label, confidence)
         if label != NONE_LABEL and confidence < self.threshold:
             # The command ahead of its content, classified alone, agreeing with the whole:
             # the long content ("写日记：今天…") no longer drowns what was asked for.
@@ -1126,6 +1138,8 @@ class IntentLayer:
         if not action.startswith(CREATES):
             for key in ("content", "title", "habit", "item"):  # "the learn-to-swim goal": looked up by its words
                 value = args.get(key)
+                if isinstance(value, str) and not value.isascii():  # "甭管那跑步(打卡了)": 跑步
+                    value = args[key] = re.sub(r"^(?:甭管|别管|不管)(?:那个?|这个?)?(?=\S{2})", "", value)
                 if isinstance(value, str) and value.isascii() and (cut := _LOOKUP_TAIL_EN.sub("", _LOOKUP_TAIL_EN.sub("", value)).strip()):
                     value = args[key] = cut  # "the Easter cards; it is no longer needed", "… on the 21st it got called off"
                 if isinstance(value, str) and re.search(r"\w\s+one$", value) and value.isascii():

@@ -424,7 +424,8 @@ _MOOD_CLAUSE_ZH = re.compile(rf"(?:心情|感觉|觉得|人)?(?:有点儿?|有�
                              r"(?:得很|得要命|死了|极了|坏了)?(?:了|的|啊)?", re.I)
 _MOOD_FRAME_ZH = re.compile(r"^(?:我们?|俺|今天|今儿个?|今早|今晚|昨天|昨晚|早上|晚上|这会儿|现在)+|(?<=\S)(?:家人们|姐妹们|兄弟们|宝子们|朋友们)$")
 # "心情特别好", "mood is great": the mood named as such.
-_MOOD_NAMED_ZH = re.compile(r"心情(?:是|还|也)?(?P<m>(?:很|特别|非常|挺|超级?|真|不太|有点儿?)?(?:好|不错|不好|差|一般|糟糕?|美丽))(?:的|啊|呀)?")
+_MOOD_NAMED_ZH = re.compile(r"心情(?:是|还|也)?(?P<m>(?:很|特别|非常|挺|超级?|真|不太|有点儿?)?(?:好|不错|不好|差|一般|糟糕?|美丽))"
+                            r"(?:得很|得要命|极了|透了)?(?:的|啊|呀)?")
 _MOOD_NAMED_EN = re.compile(r"(?:my\s+)?mood(?:'s|\s+is|\s+was|:)\s*(?P<m>[a-z]+(?:\s+[a-z]+)?)", re.I)
 _MOODS_EN = (r"happy|sad|tired|exhausted|proud|anxious|stressed|calm|content|cosy|cozy|grateful|lonely|angry|upset|relaxed|excited|bored"
              r"|drained|hopeful|frustrated|overwhelmed|peaceful|joyful|down|low|great|good|fine|awful|miserable|nervous|thankful|satisfied")

@@ -88,6 +88,11 @@ def _route(layer: IntentLayer, text: str) -> tuple[str, str]:
     ("昨天看了《哪吒之魔童闹海》，打9分", "record_movie"),
     # A typo of the command or of the kind is read as meant before routing.
     ("delte the gym taks", "delete_task"),
+    # 记一哈 asks to keep (a listing's words around it); 歇几天 is a few days, not a question;
+    # a removal said last is the kind's delete.
+    ("哪个晓得嘛，快递又搞丢了，心情差得很，记一哈", "record_mood"),
+    ("背单词那个先暂停，放假了歇几天", "update_habit"),
+    ("甭管那跑步打卡了，直接给俺删喽", "delete_habit"),
 ])
 def test_a_request_with_a_laugh_a_search_word_or_a_title_runs(layer: IntentLayer, text: str, action: str) -> None:
     assert _route(layer, text) == ("intent", action)
@@ -166,5 +171,14 @@ def test_names_without_their_frames(filler: IntentLayer, text: str, action: str,
      {"habit": "walking for 30 minutes each day"}),
 ])
 def test_days_hours_and_places_said_in_words(filler: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = filler.fill(action, text)
+    assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    ("哪个晓得嘛，快递又搞丢了，心情差得很，记一哈", "record_mood", {"mood": "差"}),
+    ("甭管那跑步打卡了，直接给俺删喽", "delete_habit", {"habit": "跑步"}),
+])
+def test_dialect_words_around_a_mood_or_a_name(filler: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = filler.fill(action, text)
     assert _has(args, expected), args
