@@ -127,7 +127,12 @@ _QUESTION_RE = re.compile(
 )
 # Asking whether something happened or is there, even around polite words ("帮我…了吗？").
 _ASKS_RE = re.compile(r"(?:了吗|了么|了没有?|过吗|过\S{0,2}没有?|\S没)[\s？?。]*$|^(?:我)?是不是|有没有.*[？?]$|^(?:did|do|does|have|has|is|are|was|were)"
-                      r" (?:i|we|you|it|there|my|the)\b|^is it true", re.I)
+                      r" (?:i|we|you|it|there|my|the)\b|^is it true"
+                      # not knowing said as a statement: "I can't remember if we've got…", "我不记得是不是…"
+                      r"|^(?:(?:so|um|uh|hmm|oh|well)[\s,，]+)*(?:i\s+(?:can(?:no|'|’)?t|don(?:'|’)?t|do not|cannot)\s+(?:remember|recall|know)"
+                      r"|i\s+(?:forget|forgot|have forgotten|'ve forgotten)|(?:i'm|i am|im)?\s*not\s+sure)[\s,，]+(?:if|whether|what|which|who|when"
+                      r"|where|how)\b|^(?:我|俺)?(?:不记得|记不得|记不清|想不起来?|忘了|不确定|不知道)[^，,。]{0,6}?(?:有没有|是不是|还剩|还有没有|几|多少|什么|哪)",
+                      re.I)
 # A particle after a question ("降压药吃了没啊"): the question is what comes before it.
 _PARTICLE_RE = re.compile(r"[啊呀呢吧哦嘛哈]+[\s？?。!！~～]*$")
 _REQUEST_RE = re.compile(r"(?:^|[,，;；]\s*)(?:(?:so|then|and)\s+)?(?:can|could|would|will) you\b|^please\b|帮我|麻烦|能不能帮|可以帮"

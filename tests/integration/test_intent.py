@@ -81,8 +81,9 @@ def _questions(text: str) -> list[str]:
     """Question forms of a command: did it happen, is it there."""
     core = text.rstrip("。.!！?？ ")
     if any("\u4e00" <= ch <= "\u9fff" for ch in core):
-        return [f"{core}了吗？", f"我是不是{core}？"]
-    return [f"Did I {core[0].lower()}{core[1:]}?", f"Is it true that {core[0].lower()}{core[1:]}?"]
+        return [f"{core}了吗？", f"我是不是{core}？", f"我不记得是不是{core}了"]
+    low = f"{core[0].lower()}{core[1:]}"
+    return [f"Did I {low}?", f"Is it true that {low}?", f"I can't remember if I {low}"]  # (the last: not knowing, said)
 
 
 async def test_questions_never_write_sweep_over_every_write_action(make_config) -> None:

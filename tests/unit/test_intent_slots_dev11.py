@@ -182,3 +182,16 @@ def test_days_hours_and_places_said_in_words(filler: IntentLayer, text: str, act
 def test_dialect_words_around_a_mood_or_a_name(filler: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = filler.fill(action, text)
     assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    # Not knowing, said as a statement, asks: the household's records are read, never written.
+    ("I can't remember whether we have any milk left", "list_inventory"),
+    ("I forget what's on the shopping list", "list_shopping"),
+    ("我不记得家里还有没有电池了", "list_inventory"),
+    ("not sure if I took my pills today", None),
+])
+def test_not_knowing_said_as_a_statement_is_a_question(layer: IntentLayer, text: str, read: str | None) -> None:
+    found = asyncio.run(layer.route(text, channel=text, tools=layer.registry.definitions()))
+    assert found.question and all(layer.registry.get(c.name).permission.value == "read" for c in found.calls), found.trace()
+    assert read is None or found.label == read, found.trace()
