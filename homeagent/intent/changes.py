@@ -21,10 +21,13 @@ _RENAME_ZH = re.compile(r"(?:改个名字?|改名字?|换个名字?|名字改(?:
 _TAIL_WORDS_ZH = (r"(?:不想记了?|不想坚持了?|不想练了?|不练了?|不做了?|没用了?|用不上了?|取消了?|不要了?|不用了?|作废了?|泡汤了?"
                   r"|黄了|改个名字?|改名字?|以后|之后|就行|就好|彻底)")
 _LOOKUP_TAIL_ZH = re.compile(rf"(?<=\S{{2}})\s*{_TAIL_WORDS_ZH}\s*$")
-_LOOKUP_LEAD_ZH = re.compile(r"^(?:旧的|以前的|之前的|原来的|那个旧的)(?=\S{2})")
+_LOOKUP_LEAD_ZH = re.compile(r"^(?:旧的|以前的|之前的|原来的|那个旧的)(?=\S{2})|^(?:甭管|别管|不管)(?:那个?|这个?)?(?=\S{2})")
 _LOOKUP_LEAD_EN = re.compile(r"^(?:done|finished)\s+(?:tracking\s+|with\s+|doing\s+)?(?=\S)|^(?:the\s+)?(?:old|previous)\s+(?=\S+\s+\S)", re.I)
 _LOOKUP_TAIL_EN = re.compile(r"\s+(?:and\s+(?:all\s+)?(?:its|the|their)\s+(?:history|records|check-?ins|entries|logs)|while\s+.+|for\s+(?:now|a\s+while|the\s+"
                              r"(?:summer|holidays?|week|month))|(?:does(?:n't| not)|do(?:n't| not)|no longer)\s+(?:repeat|recur).*)$", re.I)
+# What follows the name in its sentence: another clause, the day it falls on, "it" or "thing"
+# left over ("the Easter cards; it is no longer needed", "the dentist thing on the 18th").
+_AFTER_NAME_EN = re.compile(r"\s*;.*$|\s+on\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b.*$|\s+it$|\s+(?:thing|stuff)$", re.I)
 _LOOKUP_KEYS = ("content", "title", "habit", "item", "name")
 
 
@@ -81,6 +84,8 @@ def changes(text: str, action: str, props: Mapping[str, Any], out: dict[str, Any
         else:
             value = _LOOKUP_TAIL_EN.sub("", _LOOKUP_LEAD_EN.sub("", value.strip())).strip()
             value = re.sub(r"(?<=\S)\s+(?:too|as well|also)$", "", value, flags=re.I)  # "flossing too"
+            if value.isascii():
+                value = _AFTER_NAME_EN.sub("", _AFTER_NAME_EN.sub("", value)).strip() or value
         out[key] = value or out[key]
 
 

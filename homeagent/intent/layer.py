@@ -70,7 +70,7 @@ from homeagent.intent.listing import (
     row_of,
 )
 from homeagent.intent.objects import CREATES, category_said, note_words
-from homeagent.intent.records import contact
+from homeagent.intent.records import TITLE_EN, contact
 from homeagent.intent.shift import Shift, apply_shift, bare, find_shift, name_of
 from homeagent.intent.slots import (
     find_day,
@@ -231,9 +231,6 @@ _TITLE_MARKS_RE = re.compile(r"《[^《》]{1,40}》")
 _HELD_COMMA, _HELD_COMMA_EN = "\ue000", "\ue001"  # (private-use characters: no one types them)
 # A value that opens with its field's name: "标签姥姥家", "标题叫车险，…", "内容是：…".
 _FIELD_HEAD_ZH = re.compile(r"^(?P<f>标签|标题|名字|名称|内容|备注)(?:就)?(?:是|叫|为|写)?\s*[：:]?\s*(?=\S)")
-_TITLED_RE = re.compile(r"\b(?P<t>Mr|Mrs|Ms|Dr|Prof)\.?\s+(?P<n>[A-Z][\w'’-]+)")
-# What follows a looked-up record's name: another clause, the day it falls on, "it" left over.
-_LOOKUP_TAIL_EN = re.compile(r"\s*;.*$|\s+on\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b.*$|\s+it$|\s+(?:thing|stuff)$", re.I)
 _HONORIFIC_RE = re.compile(r"\b(Mr|Mrs|Ms|Dr|Prof|St|Mt)\.\s+(?=[A-Z])")
 _COMMAND_LEAD_ZH = re.compile(r"^(?:帮我|请|麻烦)?\s*(?:新建|新增|添加|创建|建)\s*(?:一个|一条|一项|个|条)\s*(?=\S{2})")
 _THOUSANDS_RE = re.compile(r"(?<![\d,.])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d)|(?<![\d,.])\d{1,3}(?:,\d{3})+\.\d+")
@@ -1125,28 +1122,16 @@ class IntentLayer:
         if titles:
             titled = re.compile(rf"\b({'|'.join(sorted(titles))}) (?=[A-Z])")
             args = {k: titled.sub(r"\1. ", v) if isinstance(v, str) else v for k, v in args.items()}
-        for key in ("label", "title", "content", "note"):
+        for key in ("label", "title", "content", "note"):  # "标签姥姥家", "内容是：…": the value after its field's name
             value = args.get(key)
-            if not isinstance(value, str) or not (field := _FIELD_HEAD_ZH.match(value)):
-                continue
-            if field.group("f") == "标题" and key == "content" and "title" in props and not args.get("title"):
-                # "存个笔记，标题叫车险，平安车险保单号…": the title said as a clause, the words after it
-                clause = re.match(r"(?P<t>[^，,：:]{1,20})[，,：:]\s*(?P<c>\S.*)$", value[field.end():])
-                if clause is not None:
-                    args["title"], args[key] = clause.group("t").strip(), clause.group("c").strip()
-                continue
-            if field.group("f") != "标题" or key == "title":
-                args[key] = value[field.end():].strip() or value  # "标签姥姥家", "内容是：…": the value after its field's name
+            if isinstance(value, str) and (field := _FIELD_HEAD_ZH.match(value)) and (field.group("f") != "标题" or key == "title"):
+                args[key] = value[field.end():].strip() or value
         person = args.get("person")
-        if isinstance(person, str) and (m := _TITLED_RE.search(text)) and person.strip().rstrip(".") == m.group("t"):
+        if isinstance(person, str) and (m := TITLE_EN.search(text)) and person.strip().rstrip(".") == m.group("t"):
             args["person"] = f"{m.group('t')}. {m.group('n')}"  # "lent my drill to Mr. Wang": not "Mr"
         if not action.startswith(CREATES):
             for key in ("content", "title", "habit", "item"):  # "the learn-to-swim goal": looked up by its words
                 value = args.get(key)
-                if isinstance(value, str) and not value.isascii():  # "甭管那跑步(打卡了)": 跑步
-                    value = args[key] = re.sub(r"^(?:甭管|别管|不管)(?:那个?|这个?)?(?=\S{2})", "", value)
-                if isinstance(value, str) and value.isascii() and (cut := _LOOKUP_TAIL_EN.sub("", _LOOKUP_TAIL_EN.sub("", value)).strip()):
-                    value = args[key] = cut  # "the Easter cards; it is no longer needed", "… on the 21st it got called off"
                 if isinstance(value, str) and re.search(r"\w\s+one$", value) and value.isascii():
                     value = args[key] = value[:-4].strip()  # "the dentist one": the dentist record
                 if isinstance(value, str) and value.isascii() and re.search(r"\b(?:push|move|bring|put|set)\b", text, re.I):

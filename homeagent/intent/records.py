@@ -673,7 +673,7 @@ _CONTACT_WORDS_ZH = re.compile(r"^(?:联系人|通讯录|新联系人|个联系�
 _RELATION_EN = re.compile(r"\b(?i:my|our)\s+(?P<rel>(?i:cousin|sister|brother|aunt|uncle|friend|neighbou?r|colleague|boss|nephew|niece|son"
                           r"|daughter|mum|mom|dad|grandma|grandpa|coach|dentist|doctor|teacher|landlord|plumber))\s+"
                           r"(?P<name>[A-Z][\w'’-]*?)(?:['’]s)?(?:\s+(?P<last>[A-Z][\w'’-]*?)(?:['’]s)?)?\b(?!['’])")
-_TITLE_EN = re.compile(r"\b(?P<t>Mr|Mrs|Ms|Dr|Prof)\.?\s+(?P<n>[A-Z][\w'’-]+)")
+TITLE_EN = re.compile(r"\b(?P<t>Mr|Mrs|Ms|Dr|Prof)\.?\s+(?P<n>[A-Z][\w'’-]+)")
 
 
 def contact(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
@@ -722,7 +722,7 @@ def contact(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
         out["relation"] = re.sub(r"^新(?=\S{2})", "", out["relation"])  # "新同事": a colleague
     if (m := _RELATION_EN.search(text)) and "relation" in props and not out.get("relation"):
         person, out["relation"] = " ".join(p for p in (m.group("name"), m.group("last")) if p), m.group("rel")
-    if (m := _TITLE_EN.search(text)) and person.rstrip(".") in (m.group("t"), m.group("n")):
+    if (m := TITLE_EN.search(text)) and person.rstrip(".") in (m.group("t"), m.group("n")):
         person = f"{m.group('t')}. {m.group('n')}"  # "Mr. Thompson", not "Mr"
         if isinstance(out.get("note"), str) and out["note"].strip(" .") == m.group("n"):
             del out["note"]

@@ -136,10 +136,10 @@ def spoken_numbers(text: str) -> str:
         str(_DIGIT_WORDS[w.casefold()]) for w in re.split(r"[\s-]+", m.group(2).strip())), text)
 
 
-_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9}
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9,
+             "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14, "fifteenth": 15, "sixteenth": 16,
+             "seventeenth": 17, "eighteenth": 18, "nineteenth": 19, "twentieth": 20, "thirtieth": 30}
 # "the twenty-second of March", "thirty-first": a day of the month said as a word.
-_ORDINALS.update({"tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14, "fifteenth": 15,
-                  "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19, "twentieth": 20, "thirtieth": 30})
 _ORDINAL_SAID = re.compile(r"\b(?P<tens>twenty|thirty)[\s-](?P<unit>first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)\b"
                            # a day said alone as a word, where it can only be a day: "on the eighteenth", "the first of April"
                            r"|(?<=\b(?:on|by) the )(?P<day>[a-z]+)\b"

@@ -546,7 +546,7 @@ _APPEND_EN_RE = re.compile(r"^(?:add|append|put)\s+[\"“](?P<append>[^\"”]+)[
                            r"(?P<title>.+?)\s+note\b", re.I)
 _NEW_NAME_RE = re.compile(r"(?:重命名为|重命名成|改名为|改名成|标题改成|标题改为|改成|改为)[“\"「]?(?P<zh>[^”\"」，,。]+)[”\"」]?\s*$"
                           r"|\b(?:rename|retitle)\b.*?\b(?:to|as)\s+[\"“]?(?P<en>[^\"”]+?)[\"”]?\s*[.!]?$", re.I)
-_TITLED_RE = re.compile(r"标题(?:叫|是|为)(?P<title>[^，,。]+)[，,]\s*(?:内容(?:是|为)?[：:]?)(?P<content>.+)$"
+_TITLED_RE = re.compile(r"标题(?:叫|是|为)(?P<title>[^，,。]+)[，,]\s*(?:内容(?:是|为)?[：:]?)?(?P<content>.+)$"
                         r"|\btitled?\s+[\"“]?(?P<entitle>[^\"”,:：]+?)[\"”]?(?:\s*[:：]|,?\s+(?:saying|that says|with))\s*(?P<encontent>.+)$", re.I)
 _WEATHER_RE = re.compile(r"天气(?:是|很)?(?P<zh>晴(?:天|朗)?|阴(?:天)?|多云|小雨|大雨|雨|雪|[\u4e00-\u9fff]{1,3}?)(?=[，,。]|$)"
                          r"|\bweather\s+(?:was\s+|is\s+)?(?P<en>sunny|rainy|cloudy|snowy|windy|clear|foggy|stormy|hot|cold)\b", re.I)
