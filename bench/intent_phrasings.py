@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "homeagent/intent/phrasings.jsonl"
 NEVER = ROOT / "bench/data/intent_eval.jsonl"
-HELD_OUT = (NEVER, *(ROOT / f"bench/data/intent_blind{n}.jsonl" for n in (11, 12, 13)))
+HELD_OUT = (NEVER, *(ROOT / f"bench/data/intent_blind{n}.jsonl" for n in (11, 12, 13, 14)))
 
 
 def same(text: str) -> str:
