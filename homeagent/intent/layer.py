@@ -84,6 +84,8 @@ from homeagent.intent.slots import (
     strip_command_clauses,
     strip_polite,
 )
+from homeagent.intent.spans import Spans
+from homeagent.intent.spans import load as load_spans
 from homeagent.intent.spoken import as_written
 from homeagent.intent.structured import measures, pairs, structured
 from homeagent.intent.tidy import quoted_names, tidy, unquoted
@@ -439,6 +441,14 @@ class _Context:
 _WHEN_SLOTS = frozenset({"from", "to", "date", "time", "day", "when", "within_days", "limit"})
 
 
+def said_text(text: str) -> str:
+    """The words of `text` as meant: written numbers, typos and fillers put right, "12,480" one
+    number. What `IntentLayer.fill` reads its values from (and `bench/make_spans.py` too)."""
+    # "ok so remnd me…", "交房祖", "…坏了 下周三…": the words and the pauses as meant
+    text = strip_fillers(fix_typos(homophones().fix(as_written(text))))
+    return _THOUSANDS_RE.sub(lambda m: m.group(0).replace(",", ""), text)  # "12,480 steps" is one number
+
+
 class IntentLayer:
     def __init__(
         self,
@@ -465,6 +475,8 @@ class IntentLayer:
         self.model_source = ""  # "trained", "file" (saved by an earlier start) or "memory"
         self.last_route: Route | None = None
         self.memory: dict[str, Example] = {}
+        # The learned second look at where a value's words begin and end (None: the rules' alone).
+        self.spans: Spans | None = load_spans()
 
     # -- training -------------------------------------------------------------------------
 
@@ -971,8 +983,7 @@ class IntentLayer:
         now = self.clock.now()
         templates = self.templates.get(action, [])
         # "ok so remnd me…", "交房祖", "…坏了 下周三…": the words and the pauses as meant
-        text = strip_fillers(fix_typos(homophones().fix(as_written(text))))
-        text = _THOUSANDS_RE.sub(lambda m: m.group(0).replace(",", ""), text)  # "12,480 steps" is one number
+        text = said = said_text(text)
         # A title's own comma ("《你好，李焕英》") parts no clauses: held aside while reading.
         text = _TITLE_MARKS_RE.sub(lambda m: m.group(0).replace("，", _HELD_COMMA).replace(",", _HELD_COMMA_EN), text)
         # "Mrs. Patel" is one name, not a sentence's end: read without the period, kept as said.
@@ -1144,7 +1155,11 @@ class IntentLayer:
             lookup = next((k for k in props if k != "id"), None)
             args = {k: v for k, v in args.items() if k != lookup}
             args["id"] = int(parse_number(next(g for g in numbered.groups() if g)) or 0)
-        return args
+        if self.spans is None:
+            return args
+        # (items the route makes one call each, "apples, oat milk and rice", are a list, not a span)
+        listed = {k: v for k, v in args.items() if k == "item" and isinstance(v, str) and len(split_items(v)) > 1}
+        return {**self.spans.refine(said, args, props), **listed}
 
     def _literal(self, action: str) -> tuple[str, ...]:
         """The literal parts of `action`'s templates around a slot of what it is about, or said

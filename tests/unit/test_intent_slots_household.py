@@ -217,8 +217,9 @@ def test_a_contact_s_name(layer: IntentLayer, text: str, expected: dict) -> None
     # A note said as one, after the record's words; a weight said by name among measurements.
     ("Record my weight: 65 kilos, note it's after the holiday", "record_body", {"weight_kg": 65, "note": "after the holiday"}),
     ("Waist 84 cm, weight 80.2", "record_body", {"waist_cm": 84, "weight_kg": 80.2, "note": None}),
+    # (the note is what to do: the span model drops the speaker's "we should", as the households' labels mostly do)
     ("Our 10th wedding anniversary is on May 2nd, create a countdown and note that we should book the restaurant",
-     "create_countdown", {"note": "we should book the restaurant"}),
+     "create_countdown", {"note": "book the restaurant"}),
 ])
 def test_a_note_and_a_weight_said_by_name(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = layer.fill(action, text)
