@@ -157,4 +157,5 @@ TEMPLATES: dict[str, tuple[str, ...]] = _merged()
 NONE: tuple[str, ...] = (
     "how are you doing", "how's your day been", "how are things with you", "how have you been", "you doing okay?",
     "你今天过得怎么样", "你最近好吗", "你还好吗", "你今天心情好吗",
+    "你最近过得怎么样", "你这阵子咋样", "你最近还好吧", "你过得好不好", "最近咋样啊你",
 )
