@@ -170,9 +170,9 @@ async def update_event(c: Call) -> ToolOutput:
 )
 async def delete_event(c: Call) -> ToolOutput:
     row = await find(c, "events", "title", noun=EVENT, order=f"day >= '{c.today.isoformat()}' DESC, start")
-    await delete(c.db, "events", row["id"])
+    undo = await delete(c.db, "events", row["id"])
     return c.done(f"已删除日程 #{row['id']}：{row['title']}（{show_when(row['start'])}）。",
-                  f"Deleted event #{row['id']}: {row['title']} ({show_when(row['start'])}).", {"id": row["id"]})
+                  f"Deleted event #{row['id']}: {row['title']} ({show_when(row['start'])}).", {"id": row["id"], "undo": undo})
 
 
 # -- habits ----------------------------------------------------------------------------
@@ -374,9 +374,9 @@ async def update_habit(c: Call) -> ToolOutput:
 )
 async def delete_habit(c: Call) -> ToolOutput:
     habit = await find(c, "habits", "name", text_key="habit", noun=HABIT)
-    await delete(c.db, "habits", habit["id"])
+    undo = await delete(c.db, "habits", habit["id"])
     return c.done(f"已删除习惯 #{habit['id']}：{habit['name']}。",
-                  f"Deleted habit #{habit['id']}: {habit['name']}.", {"id": habit["id"]})
+                  f"Deleted habit #{habit['id']}: {habit['name']}.", {"id": habit["id"], "undo": undo})
 
 
 def register(registry: ActionRegistry, deps: Deps | None) -> None:

@@ -95,8 +95,8 @@ async def create_inventory_item(c: Call) -> ToolOutput:
 )
 async def delete_inventory_item(c: Call) -> ToolOutput:
     row = await find(c, "inventory_items", "name", text_key="item", noun=ITEM)
-    await delete(c.db, "inventory_items", row["id"])
-    return c.done(f"已删除物品 #{row['id']}：{row['name']}。", f"Removed item #{row['id']}: {row['name']}.", {"id": row["id"]})
+    undo = await delete(c.db, "inventory_items", row["id"])
+    return c.done(f"已删除物品 #{row['id']}：{row['name']}。", f"Removed item #{row['id']}: {row['name']}.", {"id": row["id"], "undo": undo})
 
 
 @CATEGORY.define(

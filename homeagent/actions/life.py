@@ -173,8 +173,8 @@ async def create_countdown(c: Call) -> ToolOutput:
 )
 async def delete_countdown(c: Call) -> ToolOutput:
     row = await find(c, "countdowns", "title", noun=COUNTDOWN)
-    await delete(c.db, "countdowns", row["id"])
-    return c.done(f"已删除倒计时：{row['title']}。", f"Deleted the countdown: {row['title']}.", {"id": row["id"]})
+    undo = await delete(c.db, "countdowns", row["id"])
+    return c.done(f"已删除倒计时：{row['title']}。", f"Deleted the countdown: {row['title']}.", {"id": row["id"], "undo": undo})
 
 
 @CATEGORY.define(

@@ -162,9 +162,9 @@ async def update_note(c: Call) -> ToolOutput:
 )
 async def delete_note(c: Call) -> ToolOutput:
     note = await _note(c)
-    await delete(c.db, "notes", note["id"])
+    undo = await delete(c.db, "notes", note["id"])
     return c.done(f"已删除笔记 #{note['id']}：{note['title']}。",
-                  f"Deleted note #{note['id']}: {note['title']}.", {"id": note["id"]})
+                  f"Deleted note #{note['id']}: {note['title']}.", {"id": note["id"], "undo": undo})
 
 
 @CATEGORY.define(

@@ -9,7 +9,9 @@ This module knows nothing of `Call`: `find` asks for the few things it reads thr
 from __future__ import annotations
 
 import re
+import secrets
 import sqlite3
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -45,8 +47,67 @@ async def update(db: Database, table: str, row_id: int, values: Mapping[str, Any
         await db.execute(f"UPDATE {table} SET {sets} WHERE id = ?", (*values.values(), row_id))
 
 
-async def delete(db: Database, table: str, row_id: int) -> None:
-    await db.execute(f"DELETE FROM {table} WHERE id = ?", (row_id,))
+# What the last deletes took, by an unguessable token, so that an undo right after one can
+# put it back: kept in memory only (a deleted record is not written anywhere else), the
+# newest `_KEPT_DELETES`.
+_TAKEN: OrderedDict[str, list[tuple[str, dict[str, Any]]]] = OrderedDict()
+_KEPT_DELETES = 64
+
+
+async def delete(db: Database, table: str, row_id: int) -> str:
+    """Delete one row and what its foreign keys cascade to (a habit's check-ins), in one
+    transaction. Returns a token for `restore`: what an undo right after it puts back."""
+
+    def run(conn: sqlite3.Connection) -> list[tuple[str, dict[str, Any]]]:
+        taken = [(table, r) for r in _rows(conn, f"SELECT * FROM {table} WHERE id = ?", (row_id,))]
+        for child, column in _cascades_from(conn, table):
+            taken += [(child, r) for r in _rows(conn, f"SELECT * FROM {child} WHERE {column} = ?", (row_id,))]
+        conn.execute(f"DELETE FROM {table} WHERE id = ?", (row_id,))
+        return taken
+
+    taken = await db.write(run)
+    token = secrets.token_hex(8)
+    _TAKEN[token] = taken
+    while len(_TAKEN) > _KEPT_DELETES:
+        _TAKEN.popitem(last=False)
+    return token
+
+
+async def restore(db: Database, token: str) -> int:
+    """Put back what the delete of `token` took, with the rows' own ids, in one transaction;
+    returns the deleted row's id. A token unknown (or used), or an id taken again since,
+    raises `ToolError` and puts back nothing."""
+    taken = _TAKEN.get(token)
+    if not taken:
+        raise ToolError("nothing to put back: that delete is no longer remembered")
+
+    def run(conn: sqlite3.Connection) -> None:
+        for table, row in taken:
+            marks = ", ".join("?" for _ in row)
+            conn.execute(f"INSERT INTO {table} ({', '.join(row)}) VALUES ({marks})", tuple(row.values()))
+
+    try:
+        await db.write(run)
+    except sqlite3.IntegrityError as err:
+        raise ToolError(f"cannot put the record back: {err}") from err
+    del _TAKEN[token]
+    return int(taken[0][1]["id"])
+
+
+def _rows(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list[dict[str, Any]]:
+    cursor = conn.execute(sql, params)
+    names = [d[0] for d in cursor.description]
+    return [dict(zip(names, tuple(r), strict=True)) for r in cursor.fetchall()]
+
+
+def _cascades_from(conn: sqlite3.Connection, table: str) -> list[tuple[str, str]]:
+    """(table, column) of each foreign key that deletes its rows with a row of `table`."""
+    out = []
+    for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall():
+        for fk in conn.execute(f"PRAGMA foreign_key_list({name})").fetchall():
+            if fk[2] == table and str(fk[6]).upper() == "CASCADE":
+                out.append((name, fk[3]))
+    return out
 
 
 async def rows(db: Database, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:

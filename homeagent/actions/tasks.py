@@ -246,9 +246,9 @@ async def update_task(c: Call) -> ToolOutput:
 )
 async def delete_task(c: Call) -> ToolOutput:
     row = await find(c, "tasks", "content", noun=NOUN)
-    await delete(c.db, "tasks", row["id"])
+    undo = await delete(c.db, "tasks", row["id"])
     return c.done(f"已删除任务 #{row['id']}：{row['content']}。",
-                  f"Deleted task #{row['id']}: {row['content']}.", {"id": row["id"]})
+                  f"Deleted task #{row['id']}: {row['content']}.", {"id": row["id"], "undo": undo})
 
 
 def register(registry: ActionRegistry, deps: Deps | None) -> None:

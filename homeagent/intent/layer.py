@@ -37,8 +37,10 @@ import anyio
 from homeagent.actions.base import CATEGORIES
 from homeagent.actions.dates import DateError, parse_when
 from homeagent.actions.repeat import find_repeat
+from homeagent.actions.sql import restore
 from homeagent.chat import ToolCall, ToolDef
 from homeagent.clock import Clock
+from homeagent.errors import ToolError
 from homeagent.intent.asides import (
     clause_note,
     kept_at,
@@ -405,6 +407,7 @@ class Route:
     suffix: str = ""  # said after them
     learned: Example | None = None  # the household's example that routed it
     excluded: tuple[str, ...] = ()  # actions the household undid for these words
+    restores: tuple[tuple[str, str, int | None], ...] = ()  # deletes to put back: (action, token, id)
 
     def trace(self) -> dict[str, Any]:
         return {
@@ -605,6 +608,8 @@ class IntentLayer:
             route = self._to_model(text, lang, self.predict(strip_polite(text)), tools, reason="several named")
         else:
             route = named if named is not None else self._route(text, ctx, tools)
+        if route.restores:
+            await self._put_back(route)
         route.duration_ms = round((time.perf_counter() - started) * 1000, 2)
         self.last_route = route
         if route.label == "undo" and route.reason == "undo" and self.db is not None and undone and undone[0][0]:
@@ -849,8 +854,11 @@ class IntentLayer:
         if not ctx.done:
             return Route("intent", "undo", 1.0, answer="没有可以撤销的操作。" if zh else "There is nothing to undo.",
                          language=lang, reason="nothing to undo")
-        calls, kept = [], []
+        calls, kept, restores = [], [], []
         for name, args, data in ctx.done:
+            if name.startswith("delete_") and isinstance(data.get("undo"), str):
+                restores.append((name, data["undo"], data.get("id") if isinstance(data.get("id"), int) else None))
+                continue
             reverse = self._reverse(name, args, data)
             if reverse is None:
                 kept.append(f"{name} #{data['id']}" if isinstance(data.get("id"), int) else name)
@@ -863,11 +871,35 @@ class IntentLayer:
         learned = ("我记下了：下次这样说，我会先问清楚。" if zh else "Noted: next time you say that, I will check first.") \
             if self.db is not None else ""
         if not calls:
+            ctx.done = []  # (no actions run to finish the turn: nothing is left to undo after this)
             return Route("intent", "undo", 1.0, answer=" ".join(p for p in (note, learned) if p), language=lang,
-                         reason="undo")
+                         reason="undo", restores=tuple(restores))
         prefix = ("已撤销上一步：" if zh else "Undone: ") + (note + " " if note else "")
         return Route("intent", "undo", 1.0, calls=calls, language=lang, reason="undo", prefix=prefix,
-                     suffix=learned)
+                     suffix=learned, restores=tuple(restores))
+
+    async def _put_back(self, route: Route) -> None:
+        """Put back the records `route`'s deletes took (an undo or a retarget right after a
+        delete), and say so before whatever else the route answers."""
+        zh = route.language == "zh"
+        said = []
+        for name, token, record in route.restores:
+            what = _entity(name).replace("_", " ")
+            try:
+                if self.db is None:
+                    raise ToolError("no database")
+                record = await restore(self.db, token)
+                said.append(f"已恢复刚删除的{_ENTITY_ZH.get(what, '记录')} #{record}。" if zh
+                            else f"Put back the deleted {what} #{record}.")
+            except ToolError as err:
+                log.warning("intent.restore_failed", action=name, record=record, error=str(err))
+                said.append(f"#{record} 没能恢复：{err}" if zh else f"#{record} could not be put back: {err}")
+        text = ("" if zh else " ").join(said)
+        if route.answer is not None and not route.calls:
+            head = "已撤销上一步：" if zh and route.reason == "undo" else "Undone: " if route.reason == "undo" else ""
+            route.answer = "".join(p for p in (head, text, ("\n" + route.answer) if route.answer else "") if p)
+        else:
+            route.prefix = route.prefix + text + ("" if zh else " ")
 
     def _reverse(self, name: str, args: Mapping[str, Any], data: Mapping[str, Any]) -> ToolCall | None:
         if name == "switch_mode" and data.get("previous"):
@@ -922,7 +954,11 @@ class IntentLayer:
         calls = []
         reverse = self._reverse(name, args, data)
         zh = lang == "zh"
-        if reverse is not None:
+        restores: tuple[tuple[str, str, int | None], ...] = ()
+        if name.startswith("delete_") and isinstance(data.get("undo"), str):
+            restores = ((name, data["undo"], data.get("id") if isinstance(data.get("id"), int) else None),)
+            prefix = f"好的，是「{words}」那条。" if zh else f"OK, the {words} one. "
+        elif reverse is not None:
             calls.append(reverse)
             prefix = f"好的，是「{words}」那条。" if zh else f"OK, the {words} one. "
         else:
@@ -930,7 +966,8 @@ class IntentLayer:
                       else f"OK, the {words} one (what was done to #{data.get('id')} cannot be undone). ")
         # The record meant first: its result is the answer's head and the record touched now.
         calls.insert(0, ToolCall(_call_id(), name, json.dumps(redo, ensure_ascii=False)))
-        return Route("intent", name, 1.0, calls=calls, language=lang, reason="retarget", prefix=prefix)
+        return Route("intent", name, 1.0, calls=calls, language=lang, reason="retarget", prefix=prefix,
+                     restores=restores)
 
     def _when_fix(self, text: str, ctx: _Context, lang: str) -> Route | None:
         """"不是明天，是后天" right after a record made or moved: that record's time, put right
@@ -1740,6 +1777,9 @@ def _only_command_words(value: str, args: Mapping[str, Any], key: str) -> bool:
             rest = rest.replace(said, " ")
     rest = _COMMAND_WORDS_RE.sub(" ", rest)
     return not re.search(r"[\u4e00-\u9fff]{2,}|[A-Za-z]{3,}", rest)
+
+
+_ENTITY_ZH = {"task": "任务", "event": "日程", "habit": "习惯", "inventory": "物品", "countdown": "倒计时", "note": "笔记"}
 
 
 def _entity(name: str) -> str:

@@ -293,13 +293,13 @@ async def test_another_record_named_after_an_action_is_the_one_acted_on(make_con
         await act(app, "create_note", title="car", content="plate 沪A12345")
         await act(app, "create_note", title="insurance", content="policy 889")
         await turn(app, "删掉订机票那个任务")
-        retargeted = text_of(await turn(app, "等下，不是这个，是订酒店那个"))  # the hotel one goes too
+        retargeted = text_of(await turn(app, "等下，不是这个，是订酒店那个"))  # the hotel one goes, the flight comes back
         await turn(app, "还有打印合同那个，也删了")
         await turn(app, "delete my note about the car")
         await turn(app, "not that one, the one about the insurance")
         tasks = sorted(r["content"] for r in await app.db.fetchall("SELECT content FROM tasks"))
         notes = sorted(r["title"] for r in await app.db.fetchall("SELECT title FROM notes"))
     assert provider.requests == []
-    assert tasks == ["交房租"], tasks
-    assert "订酒店" in retargeted and "无法撤回" in retargeted  # (a delete cannot be put back: it says so)
-    assert notes == [], notes
+    assert tasks == ["交房租", "订机票"], tasks  # (the wrong delete is put back)
+    assert "订酒店" in retargeted and "已恢复刚删除的任务 #1" in retargeted
+    assert notes == ["car"], notes
