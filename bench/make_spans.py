@@ -145,7 +145,15 @@ def measure(rows, spans_model, margins: list[float]) -> str:
 
     counts: Counter[str] = Counter()
     for item, text, got, props, key, _want, value, _us, found in instances(rows):
-        if found is None or not spans_model.looks_at(key, props.get(key)):
+        if not spans_model.looks_at(key, props.get(key)):
+            continue
+        if found is None:  # joined from pieces of the line, or not in it: at the measure's margin
+            before = right(item, got, key, value)
+            after = right(item, got, key, spans_model.refine(text, {**got, key: value}, props)[key])
+            counts["unplaced"] += 1
+            counts["unplaced rules"] += before
+            counts["unplaced fixed"] += after and not before
+            counts["unplaced broke"] += before and not after
             continue
         counts["placed"] += 1
         before = right(item, got, key, value)
@@ -155,7 +163,9 @@ def measure(rows, spans_model, margins: list[float]) -> str:
             counts[f"fixed@{m}"] += after and not before
             counts[f"broke@{m}"] += before and not after
     cells = "  ".join(f"margin {m:g}: +{counts[f'fixed@{m}']} -{counts[f'broke@{m}']}" for m in margins)
-    return f"{counts['placed']} values placed, rules right {counts['rules']};  {cells}"
+    return (f"{counts['placed']} values placed, rules right {counts['rules']};  {cells}\n"
+            f"  {counts['unplaced']} values not placed as one span, rules right {counts['unplaced rules']}; "
+            f"at margin {spans_model.margin:g}: +{counts['unplaced fixed']} -{counts['unplaced broke']}")
 
 
 def main() -> int:

@@ -146,6 +146,28 @@ def span_features(key: str, us: list[tuple[int, int, str]], a: int, b: int, ra: 
             + shape_features(key, _clip(a - ra, window), _clip(b - rb, window), b - a, marks))
 
 
+def pieces(text: str, value: str) -> list[str]:
+    """The parts of `value` said apart in `text`, in order ("以后 给可乐滴驱虫药" of
+    "以后每周二晚上提醒我给可乐滴驱虫药": 以后, 给可乐滴驱虫药); [] when it is not so made."""
+    out: list[str] = []
+    at, low = 0, text.casefold()
+    current = ""
+    for word in value.split():
+        joined = f"{current} {word}" if current else word
+        if current and low.find(joined.casefold(), at) >= 0:
+            current = joined
+            continue
+        if current:
+            at = low.find(current.casefold(), at) + len(current)
+            out.append(current)
+        if low.find(word.casefold(), at) < 0:
+            return []
+        current = word
+    if current:
+        out.append(current)
+    return [p.strip(" ，,") for p in out if p.strip(" ，,")]
+
+
 def _clip(value: int, window: int) -> int:
     return max(-window, min(window, value))
 
@@ -167,14 +189,48 @@ class Spans:
 
     def choose(self, key: str, text: str, value: str, others: Iterable[Any] = ()) -> str:
         """`value`, or the span of `text` near it that scores better by more than the margin
-        (and takes in none of the `others`, the other values the rules read)."""
+        (and takes in none of the `others`, the other values the rules read). A value the
+        rules joined from pieces of the line ("以后 给可乐滴驱虫药") may become its one piece
+        that scores best by more than the margin over every other piece."""
         if key not in self.keys or len(value) < 2:
             return value
         us = units(text)
+        blocked = blocked_units(text, us, others)
         found = locate(text, value, us)
         if found is None:
+            return self._piece(key, text, value, us, blocked)
+        where, best, rules = self._best(key, us, *found, blocked)
+        if where == found or best - rules <= self.margin:
             return value
-        ra, rb = found
+        return self._span(text, us, found, where) or value
+
+    def _piece(self, key: str, text: str, value: str, us: list[tuple[int, int, str]], blocked: frozenset[int]) -> str:
+        scored = []
+        for piece in pieces(text, value):
+            found = locate(text, piece, us)
+            if found is None:
+                return value
+            where, best, _ = self._best(key, us, *found, blocked)
+            scored.append((best, found, where))
+        if len(scored) < 2:
+            return value
+        scored.sort(key=lambda s: -s[0])
+        (best, found, where), runner = scored[0], scored[1][0]
+        if best - runner <= self.margin:
+            return value
+        return self._span(text, us, found, where) or value
+
+    @staticmethod
+    def _span(text: str, us: list[tuple[int, int, str]], found: tuple[int, int], where: tuple[int, int]) -> str | None:
+        (ra, rb), (a, b) = found, where
+        if any(k > 0 and us[k][2][0].isupper() and us[k][2].isascii() for k in range(ra, rb) if not a <= k < b):
+            return None  # a name the rules kept ("remind Dad to …") is never cut off
+        chosen = text[us[a][0]:us[b - 1][1]]
+        return chosen if chosen.strip(" ，,。.") else None
+
+    def _best(self, key: str, us: list[tuple[int, int, str]], ra: int, rb: int,
+              blocked: frozenset[int]) -> tuple[tuple[int, int], float, float]:
+        """The best span near (ra, rb), its score and the score of (ra, rb) itself."""
         n, win = len(us), self.window
         starts = {a: self._sum(start_features(key, us, a)) for a in range(max(0, ra - win), min(n, ra + win + 1))}
         ends = {b: self._sum(end_features(key, us, b)) for b in range(max(1, rb - win), min(n, rb + win) + 1)}
@@ -188,16 +244,10 @@ class Spans:
 
         rules = score(ra, rb)
         best, where = rules, (ra, rb)
-        for a, b in candidates(us, ra, rb, win, blocked_units(text, us, others)):
+        for a, b in candidates(us, ra, rb, win, blocked):
             if (s := score(a, b)) > best:
                 best, where = s, (a, b)
-        if where == (ra, rb) or best - rules <= self.margin:
-            return value
-        a, b = where
-        if any(k > 0 and us[k][2][0].isupper() and us[k][2].isascii() for k in range(ra, rb) if not a <= k < b):
-            return value  # a name the rules kept ("remind Dad to …") is never cut off
-        chosen = text[us[a][0]:us[b - 1][1]]
-        return chosen if chosen.strip(" ，,。.") else value
+        return where, best, rules
 
     def refine(self, text: str, args: dict[str, Any], props: Mapping[str, Any]) -> dict[str, Any]:
         """`args` with each free-text value of a trained key given its best span of `text` (a

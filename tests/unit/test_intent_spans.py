@@ -17,6 +17,7 @@ from homeagent.intent.spans import (
     blocked_units,
     candidates,
     load,
+    pieces,
     table,
     units,
 )
@@ -52,11 +53,15 @@ def test_a_value_from_the_schema_a_date_or_a_number_is_left_as_read() -> None:
     assert model.refine("明天下午3点交电费35块，高优先级，家务", args, props) == args
 
 
-def test_a_value_not_said_as_one_piece_is_left_as_read() -> None:
+def test_a_value_joined_from_pieces_becomes_its_best_piece_and_others_stay() -> None:
     model = load()
     assert model is not None
-    text = "以后每周二晚上提醒我给可乐滴驱虫药"
-    assert model.choose("content", text, "以后 给可乐滴驱虫药") == "以后 给可乐滴驱虫药"  # not in the text as is
+    text = "以后每周二晚上提醒我给可乐滴驱虫药，分类放到宠物里"
+    assert pieces(text, "以后 给可乐滴驱虫药") == ["以后", "给可乐滴驱虫药"]
+    assert pieces(text, "以后 猫粮") == []  # a part not in the line: not made of its pieces
+    assert model.choose("content", text, "以后 给可乐滴驱虫药") == "给可乐滴驱虫药"
+    assert model.choose("title", "明天的组会推迟到下午三点开始", "组会 开始") == "组会"
+    assert model.choose("content", text, "以后 猫粮") == "以后 猫粮"  # not the line's: as read
     assert model.choose("content", text, "x") == "x"  # too short to place
     assert model.choose("no_such_key", text, "给可乐滴驱虫药") == "给可乐滴驱虫药"  # a key never trained
 
