@@ -160,7 +160,8 @@ _PRONOUN_RE = re.compile(r"它|这个|那个|这条|那条|刚才那|刚刚那|\
 # A record named before a pointing word: "打印合同那个", "周报那条".
 _NAMED_THAT_ZH = re.compile(r"(?P<x>[\u4e00-\u9fffA-Za-z0-9]{2,12})(?:那个|这个|那条|这条)")
 _NAME_LEAD_ZH = re.compile(r"^(?:还有|另外|然后|把|就|也|再|是|给|将)+")
-_AGAIN_RE = re.compile(r"^(?:(?:再|还要|另外)\s*(?:加|买|来|记)|also add|add another|and another|one more)\s*(?:一个|一份|一些|一条|个|some|an?)?\s*", re.I)
+_AGAIN_RE = re.compile(r"^(?:(?:再|还要|另外)\s*(?:加|买|来|记|建|创建|添|设|存|弄|整)|also add|add another|and another|one more)"
+                       r"\s*(?:一个|一份|一些|一条|个|some|an?)?\s*[，,：:]?\s*", re.I)
 _CORRECTION_RE = re.compile(r"^(?:不是这个|不对|错了|no[,，]?\s*(?:not that)?)[\s，,。.]*(?:我是说|我说的是|是|i meant|i mean)?\s*", re.I)
 _UNDO_RE = re.compile(
     r"^(?:(?:不对|错了|不是|no|oops)[\s，,。.!！]*)?(?:撤销|撤消|撤回|撤了吧|取消刚才的?(?:操作|那步)?|刚才的?不算|回退|退回|undo|take (?:that|it) back"
@@ -263,6 +264,8 @@ _READ_AGAIN_RE = re.compile(
     r"|^(?:just\s+)?(?:give me\s+)?(?:the\s+)?(?:top|first)\s+(?P<n2>\d+|three|five|ten)\b.*$", re.I)
 _NEXT_DAY_RE = re.compile(r"(?:the\s+)?day\s+(?:after|(?P<back>before))|(?:the\s+)?next\s+day|第二天|后一天|(?P<back2>前一天)", re.I)
 _TOO_RE = re.compile(r"^and\s+(.+?)\s+(?:too|as well)[\s.!]*$", re.I)
+_THE_ONE_RE = re.compile(r"^(?:the|my)\s+|\s+(?:one|task|item|habit|note)$", re.I)  # "the piano one": piano
+_LOOKUP_ACTIONS = ("complete_", "delete_", "mark_", "check_in_")  # what acts on a record named
 _AND_MORE_RE = re.compile(r"^(?:and|plus|also)\s+(?:some\s+|a\s+|an\s+)?(?P<x>[^?？,，]{2,30}?)[\s.!]*$|^(?:还有|再来)(?P<zh>[^?？，,]{1,10}?)[吧。！!]*$",
                           re.I)
 _BARE_NUMBER_RE = re.compile(r"^(?:actually\s+|no\s*,?\s+|oh\s+|ok\s+|sorry\s*,?\s+)?(?:make|change)\s+(?:it|that)\s+(?:to\s+)?"
@@ -1328,6 +1331,16 @@ class IntentLayer:
         if field is not None:
             return field
         too = _TOO_RE.match(text)  # "and oranges too": one more of the same
+        if too and ctx.last_action.startswith(_LOOKUP_ACTIONS):
+            # "and the piano one too" right after ticking one off: the same, on the record named
+            spec = self.registry.get(ctx.last_action)
+            props = dict(spec.parameters).get("properties", {}) if spec is not None else {}
+            lookup = next((k for k in _LOOKUP_KEYS if k in props), None)
+            name = _THE_ONE_RE.sub("", too.group(1)).strip()
+            if lookup is not None and len(name) >= 2:
+                return Route("intent", ctx.last_action, 1.0, calls=[ToolCall(_call_id(), ctx.last_action, json.dumps(
+                    {lookup: name}, ensure_ascii=False))], candidates=prediction.ranked[:5], language=lang,
+                    reason="follow-up: too")
         if too:
             text = "also add " + too.group(1)
         more = _AND_MORE_RE.match(text)

@@ -303,3 +303,20 @@ async def test_another_record_named_after_an_action_is_the_one_acted_on(make_con
     assert tasks == ["交房租", "订机票"], tasks  # (the wrong delete is put back)
     assert "订酒店" in retargeted and "已恢复刚删除的任务 #1" in retargeted
     assert notes == ["car"], notes
+
+
+async def test_the_same_again_on_another_record_and_one_more_made_the_same_way(make_config) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        for content in ("finish the history essay", "practise piano", "email the landlord"):
+            await act(app, "create_task", content=content)
+        await turn(app, "mark the history one done")
+        too = text_of(await turn(app, "and the piano one too"))
+        done = [r["content"] for r in await app.db.fetchall("SELECT content FROM tasks WHERE status = 'done' ORDER BY id")]
+        await turn(app, "帮我建个倒计时：妹妹婚礼，五月二十号", channel="hall")
+        await turn(app, "再建一个，搬新家六月一号", channel="hall")
+        countdowns = [(r["title"], r["day"]) for r in await app.db.fetchall("SELECT title, day FROM countdowns ORDER BY id")]
+    assert provider.requests == []
+    assert done == ["finish the history essay", "practise piano"], done
+    assert "piano" in too
+    assert countdowns == [("妹妹婚礼", "2026-05-20"), ("搬新家", "2026-06-01")], countdowns
