@@ -1022,7 +1022,6 @@ class IntentLayer:
         required = list(dict(spec.parameters).get("required", []))
         now = self.clock.now()
         templates = self.templates.get(action, [])
-        # "ok so remnd me…", "交房祖", "…坏了 下周三…": the words and the pauses as meant
         text = said = said_text(text)
         # A title's own comma ("《你好，李焕英》") parts no clauses: held aside while reading.
         text = _TITLE_MARKS_RE.sub(lambda m: m.group(0).replace("，", _HELD_COMMA).replace(",", _HELD_COMMA_EN), text)

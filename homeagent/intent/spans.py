@@ -82,24 +82,22 @@ def _at(us: list[tuple[int, int, str]], k: int) -> str | None:
     return us[k][2] if 0 <= k < len(us) else None
 
 
-def start_features(key: str, us: list[tuple[int, int, str]], a: int) -> list[str]:
-    def g(k: int) -> str | None:
-        return _at(us, k)
-    l1, l2 = _word(g(a - 1)), _word(g(a - 2)) + _word(g(a - 1))
-    f1, f2 = _word(g(a)), _word(g(a)) + _word(g(a + 1))
-    plain = [f"L1={l1}", f"L2={l2}", f"F1={f1}", f"F2={f2}"]
+def _edge(key: str, us: list[tuple[int, int, str]], k: int, before: str, after: str) -> list[str]:
+    """The features of an edge between units k-1 and k: the units before it (named `before`)
+    and after it (named `after`), one and two of each, with the slot's key and their kinds."""
+    b1, b2 = _word(_at(us, k - 1)), _word(_at(us, k - 2)) + _word(_at(us, k - 1))
+    a1, a2 = _word(_at(us, k)), _word(_at(us, k)) + _word(_at(us, k + 1))
+    plain = [f"{before}1={b1}", f"{before}2={b2}", f"{after}1={a1}", f"{after}2={a2}"]
     return plain + [f"k={key}|{p}" for p in plain] + [
-        f"L1t={_kind(g(a - 1))}", f"F1t={_kind(g(a))}", f"LF={l1}|{f1}"]
+        f"{before}1t={_kind(_at(us, k - 1))}", f"{after}1t={_kind(_at(us, k))}", f"{before}{after}={b1}|{a1}"]
+
+
+def start_features(key: str, us: list[tuple[int, int, str]], a: int) -> list[str]:
+    return _edge(key, us, a, "L", "F")  # left of the span, first of it
 
 
 def end_features(key: str, us: list[tuple[int, int, str]], b: int) -> list[str]:
-    def g(k: int) -> str | None:
-        return _at(us, k)
-    e1, e2 = _word(g(b - 1)), _word(g(b - 2)) + _word(g(b - 1))
-    r1, r2 = _word(g(b)), _word(g(b)) + _word(g(b + 1))
-    plain = [f"E1={e1}", f"E2={e2}", f"R1={r1}", f"R2={r2}"]
-    return plain + [f"k={key}|{p}" for p in plain] + [
-        f"E1t={_kind(g(b - 1))}", f"R1t={_kind(g(b))}", f"ER={e1}|{r1}"]
+    return _edge(key, us, b, "E", "R")  # end of the span, right of it
 
 
 def shape_features(key: str, ds: int, de: int, length: int, marks: int) -> list[str]:
