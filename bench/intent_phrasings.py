@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "homeagent/intent/phrasings.jsonl"
 NEVER = ROOT / "bench/data/intent_eval.jsonl"
-HELD_OUT = (NEVER, *(ROOT / f"bench/data/intent_blind{n}.jsonl" for n in (13, 14)))
+HELD_OUT = (NEVER, *(ROOT / f"bench/data/intent_blind{n}.jsonl" for n in (13, 14, 15)))
 
 
 def same(text: str) -> str:
@@ -42,7 +42,7 @@ def main() -> int:
     parser.add_argument("sets", nargs="+", type=Path)
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--hold-out", type=Path, action="append", default=None,
-                        help="a set no phrasing may repeat (repeatable; default: intent_eval and blinds 10-11)")
+                        help="a set no phrasing may repeat (repeatable; default: intent_eval and blinds 13-15)")
     args = parser.parse_args()
     held = [p for p in (args.hold_out or HELD_OUT) if p.exists()]
     if any(p.resolve() in {h.resolve() for h in held} | {NEVER.resolve()} for p in args.sets):
