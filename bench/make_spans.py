@@ -188,10 +188,9 @@ def main() -> int:
         print("a set trained on measures nothing", file=sys.stderr)
         return 2
     import numpy as np
+    from intent_phrasings import HELD_OUT, lines, same
 
     from homeagent.intent.spans import FORMAT, MODEL, Spans, table
-
-    from intent_phrasings import HELD_OUT, lines, same
 
     rows = filled(sorted(set(numbers) | set(args.eval)))
     unseen = {same(item["text"]) for path in HELD_OUT if path.exists() for item in lines(path)}  # a held-out line

@@ -38,7 +38,7 @@ _CMD_END_RE = re.compile(r"[，,\s]*(?:帮我|给我|你)?(?:记(?:一下|下来
 
 _TAG_FIRST_EN = re.compile(r"\s*\b(?:with\s+)?(?:the\s+|a\s+)?tag(?:ged)?\s+(?:as\s+|with\s+)?[\"'“#]?(?P<t>[\w -]{1,20}?)[\"'”]?\s*[:：]\s*"
                            r"(?P<c>\S.*)$", re.I)
-_TAG_MID_ZH = re.compile(r"[，,]\s*(?:打个|加个|打上)?标签(?:就)?(?:是|为|写|叫|打)?\s*[“\"「#]?(?P<t>[^”\"」：:，,。]{1,10}?)[”\"」]?\s*(?=[，,])")
+_TAG_MID_ZH = re.compile(r"(?:^|[，,])\s*(?:打个|加个|打上)?标签(?:就)?(?:是|为|写|叫|打)?\s*[“\"「#]?(?P<t>[^”\"」：:，,。]{1,10}?)[”\"」]?\s*(?=[，,])")
 _TAG_FIRST_ZH = re.compile(r"[，,\s]*(?:打个|加个)?标签(?:是|为)?\s*[“\"「#]?(?P<t>[^”\"」：:，,]{1,10})[”\"」]?\s*[：:]\s*(?P<c>\S.*)$")
 
 
@@ -51,10 +51,11 @@ def take_tags(text: str, props: Mapping[str, Any]) -> tuple[str, list[str]]:
         return (text[: mid.start()] + text[mid.end():]).strip(" ，,"), [
             t for t in _TAG_SPLIT_RE.split(mid.group("t").strip()) if t]
     first = _TAG_FIRST_ZH.search(text) or _TAG_FIRST_EN.search(text)
-    if first is not None and first.start() > 0:
+    if first is not None:
         # "记个灵感，标签“创业”：社区团购水果", "save this idea with the tag garden: grow…": the
-        # tag said before the words, which follow a colon.
-        return text[: first.start()].rstrip(" ，,；;") + "：" + first.group("c").strip(), [first.group("t").strip()]
+        # tag said before the words, which follow a colon (or lead them, the command taken off).
+        head = text[: first.start()].rstrip(" ，,；;")
+        return (head + "：" if head else "") + first.group("c").strip(), [first.group("t").strip()]
     m = TAGS_RE.search(text)
     if m is None or m.start() == 0:
         return text, []

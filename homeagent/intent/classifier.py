@@ -32,26 +32,28 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from homeagent.intent.mainland import read_as_mainland
 from homeagent.intent.training import Example
 from homeagent.text import normalize, tokenize
 
 DEFAULT_COST = 3.0
 
 
-FORMAT = 2  # of the saved model; a file of another format is trained again
+FORMAT = 3  # of the saved model; a file of another format is trained again
 _SPACES = re.compile(r"\s\s+")
 
 
 def _words(text: str) -> list[str]:
-    return tokenize(text)
+    return tokenize(read_as_mainland(text))
 
 
 def char_ngrams(text: str) -> list[str]:
     """Character 1-3-grams inside word boundaries, each word padded with one space: what
     scikit-learn's `analyzer="char_wb"` makes of `normalize(text)`, here so a loaded
-    model needs no scikit-learn."""
+    model needs no scikit-learn. Both analyzers read a text as `read_as_mainland` does: 今日摘要
+    and 今天摘要, 幫我 and 帮我 are one wording."""
     grams: list[str] = []
-    for word in _SPACES.sub(" ", normalize(text)).split():
+    for word in _SPACES.sub(" ", normalize(read_as_mainland(text))).split():
         padded = f" {word} "
         for n in range(1, 4):
             grams.extend(padded[i : i + n] for i in range(max(len(padded) - n + 1, 1)))

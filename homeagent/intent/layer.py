@@ -71,6 +71,7 @@ from homeagent.intent.listing import (
     ordinal,
     row_of,
 )
+from homeagent.intent.mainland import as_typed, read_as_mainland
 from homeagent.intent.objects import CREATES, category_said, note_words
 from homeagent.intent.records import TITLE_EN, contact
 from homeagent.intent.shift import Shift, apply_shift, bare, find_shift, name_of
@@ -599,6 +600,9 @@ class IntentLayer:
 
     async def route(self, text: str, member: str = "", channel: str = "", tools: Sequence[ToolDef] = ()) -> Route:
         started = time.perf_counter()
+        # "聽日返工之前": read as the training text writes it (明天上班之前); values stay as typed
+        typed, text = text, read_as_mainland(text)
+        read = text
         # "交房祖": a household word typed by its sound, as meant; "…坏了 下周三…": a pause spoken
         text = as_written(homophones().fix(text))
         text = fix_typos(text, KINDS_VOCABULARY)  # "delte the gym taks": delete, as meant
@@ -611,6 +615,8 @@ class IntentLayer:
             route = self._to_model(text, lang, self.predict(strip_polite(text)), tools, reason="several named")
         else:
             route = named if named is not None else self._route(text, ctx, tools)
+        if typed != read:  # the names and words stored as typed: 去銀行補卡, 同阿强睇楼
+            route.calls = [replace(c, arguments=self._as_typed(c, typed, read)) for c in route.calls]
         if route.restores:
             await self._put_back(route)
         route.duration_ms = round((time.perf_counter() - started) * 1000, 2)
@@ -623,6 +629,19 @@ class IntentLayer:
             if ctx.last_text and route.calls:
                 await self.learn(ctx.last_text, route.label, {}, member)
         return route
+
+    def _as_typed(self, call: ToolCall, typed: str, read: str) -> str:
+        """A call's text values as the household typed them; its dates, repeats, amounts and
+        choices as the layer read them, for the action to read."""
+        spec = self.registry.get(call.name)
+        props = dict(spec.parameters).get("properties", {}) if spec is not None else {}
+        args = json.loads(call.arguments or "{}")
+        for key, value in args.items():
+            prop = props.get(key, {})
+            kind = prop.get("items", {}).get("type") if prop.get("type") == "array" else prop.get("type")
+            if kind == "string" and "enum" not in prop and not is_when(prop) and key != "repeat":
+                args[key] = as_typed(value, typed, read)
+        return json.dumps(args, ensure_ascii=False)
 
     def _route(self, text: str, ctx: _Context, tools: Sequence[ToolDef]) -> Route:
         lang = "zh" if has_han(text) else "en"
@@ -1036,6 +1055,8 @@ class IntentLayer:
         if numbered is not None:
             text = re.sub(r"\s{2,}", " ", text[:numbered.start()] + " " + text[numbered.end():]).strip()
         text, tags = take_tags(text, props)  # "，标签家里", ", tag it admin": the tags, out of the name
+        if tags:  # (and out of the whole a template may still match: "记个点子，…，标签亲子")
+            whole = take_tags(whole, props)[0]
         # A latitude and a longitude are a place's coordinates, not its name or a reading.
         spot = _COORDINATES_RE.search(text) if "latitude" in props and "longitude" in props else None
         if spot is not None:  # (the words that introduced them go too: "，坐标", "coordinates:")
