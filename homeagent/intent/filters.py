@@ -40,6 +40,8 @@ _ZH_WORDS = sorted(_words("""
 开销 支出 收入 进账 最贵 最大 最差 最好 最多 最少 地方 哪些地方 服务 做完 干完 完成 没完 完 定的 之前 以前 记的 写了 篇 快到期 到期
 多久 离 这些 那些 咋样 咋 日志 饮食 行程 心情 一遍 筛一下 筛 过期 归档 每个月 每月 每周 每天 礼拜 个月 月 周 天 些 下 个 件 次 遍
 那笔账 那笔 那件事 那个 那条 这个 这条 今儿 到底 还在订 在订 标的 想要的 加进 加到 记到 记了没 记了 做了没有 吃了没
+你那儿 你那里 您给 叫你 让你 您 你 记着 没有 请问 好像 老实说 上头 挂着 定在 几号 几时 那顿 那次 那张 那套 这套 那 这
+啊 吧 呀 嘛 啦 哦 㗎 嚟 咩
 """), key=len, reverse=True)
 _EN_WORDS = frozenset(_words("""
 a an the my our your his her their its me i we you it is are am was were be been do does did have has had any some
@@ -57,6 +59,8 @@ morning afternoon evening night next last recent recently times time often ever 
 calender archived archive included and or visited visit household recurring off from stored kept
 add added adding anyone someone somebody logged checked recorded reminder reminders ticked
 track tracking tracked feeling felt pill pills meds medicine medicines tablets appointment appointments somewhere
+s t m d ll re ve since so end ended up costing according wondering whether suppose remember know anywhere lately
+ah lah lor leh eh dear lowkey ngl fr tho though actually really between until till lend lent borrow borrowed loaned
 """))
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _EN_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9'’.-]*|\d+")
@@ -115,7 +119,8 @@ _CATEGORY_RE = re.compile(r"(?P<c>[\u4e00-\u9fff]{2,4}?)类|\bin\s+the\s+(?P<en>
                           r"|\btagged\s+(?:as\s+|with\s+)?[#\"']?(?P<tag>[\w-]+)", re.I)
 _TAG_RE = re.compile(r"\btagged\s+(?:as\s+|with\s+)?[#\"']?(?P<en>[\w-]+)|标签(?:是|为)?[#“\"]?(?P<zh>[\u4e00-\u9fffA-Za-z0-9]{1,8})"
                      r"|带(?:有)?[#“\"]?(?P<zh2>[\u4e00-\u9fffA-Za-z0-9]{1,8}?)[”\"]?标签", re.I)
-_QUOTED_RE = re.compile(r"[“\"「‘'](?P<q>[^”\"」’']{1,30})[”\"」’']")
+# (an apostrophe quotes only between words: "When's Biscuit's vet…" holds no quote)
+_QUOTED_RE = re.compile(r"[“\"「‘](?P<q>[^”\"」’']{1,30})[”\"」’']|(?<![A-Za-z])'(?P<q2>[^'\"]{1,30})'(?![A-Za-z])")
 
 
 def _count(raw: str | None) -> float | None:
@@ -182,7 +187,7 @@ def subject(text: str, literal: Iterable[str] = ()) -> str:
     """What a question is about, or "" when it only asks for a whole list."""
     quoted = _QUOTED_RE.search(text)
     if quoted:
-        return quoted.group("q").strip()
+        return (quoted.group("q") or quoted.group("q2")).strip()
     literal = tuple(literal)
     text = WHEN_EN_RE.sub(" ", WHEN_ZH_RE.sub(" ", text))
     text = re.sub(rf"(?<![a-z]){MONTH}(?![a-z])", " ", text, flags=re.I)
@@ -192,8 +197,11 @@ def subject(text: str, literal: Iterable[str] = ()) -> str:
                   for p in _strip_zh(text, literal)]
         pieces = [p for p in pieces if (len(p) >= 2 and _HAN.search(p)) or (not _HAN.search(p) and len(p) >= 2 and _strip_en(p, literal))]
         return pieces[0] if pieces else ""
-    pieces = [p for p in _strip_en(text, literal) if len(p) >= 2 and not p.isdigit()]
-    return max(pieces, key=len) if pieces else ""
+    for sentence in re.split(r"(?<=[?!.])\s+", text):  # the question, before a remark: "…? I've gone blank."
+        pieces = [p for p in _strip_en(sentence, literal) if len(p) >= 2 and not p.isdigit()]
+        if pieces:
+            return max(pieces, key=len)
+    return ""
 
 
 def read_filters(text: str, props: Mapping[str, Any], args: dict[str, Any], literal: Iterable[str] = (),

@@ -26,3 +26,18 @@ def test_command_words_and_tags_are_no_part_of_the_value(filler: IntentLayer, te
                                                          expected: dict) -> None:
     args = filler.fill(action, text)
     assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "query"), [
+    # What a question is about, without who it asks, its particles or a remark after it.
+    ("您给瞅瞅，我这太极拳坚持了多少天了？", "list_habits", "太极拳"),
+    ("家里还有没有退烧药啊？孩子脑门儿有点烫。", "list_inventory", "退烧药"),
+    ("How much did the plumber end up costing us?", "list_transactions", "plumber"),
+    ("When's Chloe's birthday again? I've gone blank.", "list_birthdays", "Chloe"),
+    ("Did I lend my DSLR to someone? Cannot find it anywhere.", "list_inventory", "DSLR"),
+    # (an apostrophe quotes nothing between words; a quote is still the query)
+    ("When's Biscuit's vet appointment again?", "list_events", "Biscuit vet"),
+    ("is 'call mum' still on my list?", "list_tasks", "call mum"),
+])
+def test_a_questions_query_is_what_it_asks_about(filler: IntentLayer, text: str, action: str, query: str) -> None:
+    assert filler.fill(action, text).get("query") == query
