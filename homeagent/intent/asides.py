@@ -364,7 +364,7 @@ _KEPT_LEAD_EN_RE = re.compile(r"^(?:(?:please\s+)?(?:register|record|log|add|sto
 _FOR_EN = re.compile(r"\bfor\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+|his\s+|her\s+)?(?P<n>(?!(?:\d|a\s+(?:week|month|day|year)|me\b|him\b|her\b|them\b"
                      r"|us\b|now\b|a\s+bit\b|a\s+while\b)|(?:\w+\s+)?(?:weeks?|months?|days?|years?|hours?)\b)[A-Za-z][^,.;!?]*?)(?=\s*(?:[,.;!?]|$))", re.I)
 _BORROWED_FOR_ZH = re.compile(rf"借(?:了|给了?\S{{1,4}}?)?\s*(?:[\d.,]+|[零一二两三四五六七八九十百千万]+)\s*(?:万|千|w|k)?\s*(?:块钱|块|元|美元|刀)?"
-                              rf"\s*(?:去|来|用来|拿去)?(?P<n>[{_HAN}]{{2,8}}?)(?:用|的钱)?(?=[，,。；;]|$)")
+                              rf"\s*(?:去|来|用来|拿去)?(?![零一二两三四五六七八九十百千万块元])(?P<n>[{_HAN}]{{2,8}}?)(?:用|的钱)?(?=[，,。；;]|$)")
 # What is said of a walk or a watering after what was walked or watered ("Walked Buddy for
 # 40 minutes around the park", "gave the tomatoes in the greenhouse 2 litres").
 _WALKED_EN = re.compile(r"^(?i:i\s+|we\s+)?(?i:walked|took|ran|played with|fed|brushed|bathed|groomed)\s+(?P<pet>[A-Z][\w'-]*)\s+(?:for\s+)?"
@@ -426,6 +426,9 @@ _LENT_TO_ZH = re.compile(rf"^(?:我的?|把)?(?P<item>[^，,。\d]{{1,12}}?)借�
 _LOAN_LEAD_ZH = re.compile(rf"^(?:借给了?|借了|从|向|跟)?(?:(?:{_REL_ZH})(?=[{_HAN}]{{2,4}}$))?")
 
 
+_LENT_MONEY_ZH = re.compile(r"借给了?(?P<who>[^\d零一二两三四五六七八九十百千万，,。\s]{1,8}?)\s*(?=\d|[零一二两三四五六七八九十百千万]+\s*(?:块|元|万|千|百))")
+
+
 def loan_zh(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any]) -> dict[str, Any]:
     """Who and what of a Chinese loan: the thing before 借给, the person after it; the command
     and who they are to the household off the person's name."""
@@ -438,14 +441,17 @@ def loan_zh(text: str, action: str, props: Mapping[str, Any], args: dict[str, An
             not item or "给" in item or person in m.group("item")):
         out["item"], out["person"] = m.group("item").strip(), m.group("who").strip()
         out.setdefault("direction", "lent")
+    if action == "record_money_lend" and person.strip() in ("", "我", "我们") and (m := _LENT_MONEY_ZH.search(said)):
+        out["person"] = m.group("who")  # "我借给了小军三千块": 小军, not 我
+        out.setdefault("direction", "lent")
     if isinstance(out.get("item"), str):
         out["item"] = re.sub(r"^(?:我们?|咱)家?的(?=\S)", "", out["item"].strip())  # "我的AirPods"
     who = out.get("person")
     if isinstance(who, str) and who.strip():
         out["person"] = _LOAN_LEAD_ZH.sub("", who.strip()) or who
         note = out.get("note")
-        if isinstance(note, str) and re.fullmatch(rf"(?:借给|借)了?{re.escape(out['person'])}", note.strip()):
-            del out["note"]  # "借给小王500块": the note said only who
+        if isinstance(note, str) and re.fullmatch(rf"我?(?:借给|借|还给|还)了?{re.escape(out['person'])}", note.strip()):
+            del out["note"]  # "借给小王500块", "我还了哥哥2000": the note said only who
     return out
 
 

@@ -72,7 +72,7 @@ from homeagent.intent.listing import (
     row_of,
 )
 from homeagent.intent.mainland import as_typed, read_as_mainland
-from homeagent.intent.objects import CREATES, category_said, note_words
+from homeagent.intent.objects import CREATES, category_said, names_apart, note_words
 from homeagent.intent.records import TITLE_EN, contact
 from homeagent.intent.shift import Shift, apply_shift, bare, find_shift, name_of
 from homeagent.intent.slots import (
@@ -242,7 +242,11 @@ _COMMAND_LEAD_ZH = re.compile(r"^(?:帮我|请|麻烦)?\s*(?:新建|新增|添�
 _THOUSANDS_RE = re.compile(r"(?<![\d,.])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d)|(?<![\d,.])\d{1,3}(?:,\d{3})+\.\d+")
 _URL_RE = re.compile(r"https?://[^\s，。；！？“”‘’（）\u4e00-\u9fff]+[^\s，。；！？“”‘’（）\u4e00-\u9fff.,;:!?)]", re.I)
 _NUMBERED_RE = re.compile(r"第\s*(\d{1,4}|[一二两三四五六七八九十]{1,3})\s*(?:项|条|个|件|号)(?!次|天|周|月|年)|(\d{1,4})\s*号\s*(?=任务|待办|日程|活动|习惯|笔记|便签|留言|倒计时|目标|物品"
-                          r"|东西|记录|事项)|\b(?:number|no\.|item|task|entry)\s*#?\s*(\d{1,4})\b(?!\s*(?:am|pm|:|点|号|st|nd|rd|th))", re.I)
+                          r"|东西|记录|事项)|\b(?:number|no\.|item|task|entry)\s*#?\s*(\d{1,4}|one|two|three|four|five|six|seven|eight"
+                          r"|nine|ten|eleven|twelve)\b(?!\s*(?:am|pm|:|点|号|st|nd|rd|th|o'clock))"
+                          # "任务五不要了", "笔记三的标签": the kind, then its number (no count of a unit)
+                          r"|(?:任务|待办|日程|习惯|笔记|便签|倒计时|目标)\s*(\d{1,4}|[一二两三四五六七八九十]{1,3})"
+                          r"(?![\d一二两三四五六七八九十]|\s*[点号月天周年个次分块元公斤本里米遍页岁件杯瓶盒])", re.I)
 # A record looked up by its words, without what only places it: "明天的瑜伽课", "关于旧密码".
 _LOOKUP_LEAD_RE = re.compile(r"^(?:关于|有关|(?:今天|明天|后天|昨天|这周|本周|下周|(?:这|下)?(?:周|星期)[一二三四五六日天])的)")
 _MEETING_WITH_RE = re.compile(r"^(?:和|跟|与)(?P<who>[\u4e00-\u9fffA-Za-z]{1,8}?)(?:的|那个|开的|那场|这个)(?:会议|会)$"
@@ -1214,12 +1218,14 @@ class IntentLayer:
             # key after the id) are left out, what it becomes is kept.
             lookup = next((k for k in props if k != "id"), None)
             args = {k: v for k, v in args.items() if k != lookup}
-            args["id"] = int(parse_number(next(g for g in numbered.groups() if g)) or 0)
+            args["id"] = int(find_number(next(g for g in numbered.groups() if g)) or 0)
         if self.spans is None:
             return args
         # (items the route makes one call each, "apples, oat milk and rice", are a list, not a span)
         listed = {k: v for k, v in args.items() if k == "item" and isinstance(v, str) and len(split_items(v)) > 1}
-        return {**self.spans.refine(said, args, props), **listed}
+        refined = {**self.spans.refine(said, args, props), **listed}
+        names_apart(action, props, refined)  # (a span takes in whose kin they are: "我外孙明明" is 明明)
+        return refined
 
     def _literal(self, action: str) -> tuple[str, ...]:
         """The literal parts of `action`'s templates around a slot of what it is about, or said

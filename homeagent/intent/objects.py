@@ -284,7 +284,33 @@ _DISPOSED_ZH = re.compile(r"把\s*(?P<x>[^，,。；;把]{2,12}?)\s*(?:那条|�
                           r"(?:勾掉|划掉|删掉|删了|删除|去掉|取消|标成|标记|标为|打勾|打钩)")
 # A one-character adverb after a thing's name ("鸡蛋刚买了", "发财树也浇了"): not the name's.
 _SHORT_ADVERB_TAIL_ZH = re.compile(r"(?<=\S{2})(?:刚|也|都|又)$")
+# Whose kin a person is, said before their name: the name is the person ("侄子小军", "my nephew Lukas").
+_KIN_NAME_ZH = re.compile(r"^(?:我|我们|我家|咱家|咱)?的?(?:外孙女?|孙子|孙女|侄子|侄女|外甥女?|儿子|女儿|表[姐妹哥弟]|堂[姐妹哥弟]|好?朋友"
+                          r"|新?同桌|新?同学|新?同事|邻居|闺蜜|室友|发小)(?:叫)?(?P<n>[\u4e00-\u9fff]{2,3}|[A-Za-z][\w'-]+)$")
+_KIN_NAME_EN = re.compile(r"^(?:my|our)\s+(?:best\s+)?(?:nephew|niece|cousin|son|daughter|friend|mate|colleague|neighbou?r|brother"
+                          r"|sister|flatmate|roommate|grandson|granddaughter)\s+(?P<n>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)$", re.I)
+_WENT_TO_ZH = re.compile(r"^(?:我|我要|要)?(?P<who>[^，,。\s]*?)(?:我要|要)?去(?P<p>[^，,。\s]{1,10}?(?:医院|市场|超市|菜场|体育馆|体育场"
+                         r"|公园|学校|中心|广场|商场|餐厅|饭店|酒店|机场|车站|银行|球场|影院|图书馆|馆|店|楼|院|所|站|居))"
+                         r"(?P<a>[\u4e00-\u9fff]{2,8})$")
 _SAVED_TAIL_ZH = re.compile(r"(?<=\S{2})(?:存一下|存下|存|记一下|记下)$")
+
+
+def names_apart(action: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """What a name said with more than itself holds apart, read last (after the span model):
+    - a person said with whose kin they are ("我外孙明明", "my nephew Lukas") is their name; a
+      contact, which keeps who they are as its relation, reads them its own way;
+    - an event said as going somewhere named to do something ("带奶奶去协和医院复查") is the
+      doing (带奶奶复查) at the place (协和医院); a place not named ("去医院复查") stays."""
+    person = out.get("person")
+    if isinstance(person, str) and "relation" not in props:
+        kin = _KIN_NAME_ZH.match(person.strip()) or _KIN_NAME_EN.match(person.strip())
+        if kin is not None:
+            out["person"] = kin.group("n")
+    title = out.get("title")
+    if action == "create_event" and "location" in props and not out.get("location") and isinstance(title, str):
+        went = _WENT_TO_ZH.match(title.strip())
+        if went is not None and len(went.group("p")) >= 3:
+            out["title"], out["location"] = went.group("who").strip() + went.group("a"), went.group("p")
 
 
 def zh_edges(value: str, key: str, action: str, props: Mapping[str, Any]) -> str:
@@ -392,7 +418,8 @@ _MONEY_COMMAND_ZH = re.compile(r"(?:帮我|给我|再)?\s*(?:记|计|存)\s*(?:�
                                r"(?:\s*记上)*(?:吧|啊|哈|一哈)?|记成\S*|记在\S*|记到\S*|记为\S*", re.I)
 _MONEY_SAID_ZH = re.compile(r"(?:花了|花掉|付了|交了|扣我|扣了|扣|用了|到账了?|收入)?\s*(?:[¥￥$€£]\s*)?"
                             r"(?:\d[\d,]*(?:\.\d+)?\s*(?:万|千|w|k)?|(?<=[花付交扣用])(?:了|掉|我)?[零一二两三四五六七八九十百千万]+|[零一二两三四五六七八九十百千万]{2,})"
-                            r"\s*(?:块钱|块|快|元|日元|美元|美金|刀|欧元|英镑|港币|港元)?", re.I)
+                            r"\s*(?:块钱|块(?:\d|[一二两三四五六七八九半])(?:毛|角)?(?![\d零一二两三四五六七八九十])|块|快|元|日元|美元|美金|刀|欧元"
+                            r"|英镑|港币|港元)?", re.I)
 _MONEY_DAY_ZH = re.compile(r"(?:今天|昨天|前天|刚才|早上|中午|晚上|这个月|上个月|本月|每个月|每月|每年|每周)(?:自动)?")
 
 

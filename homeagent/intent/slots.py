@@ -64,7 +64,7 @@ MONTH = _MON
 # Bounded by letters, not \b: "提醒我tomorrow交电费" has its date between two Han characters.
 WHEN_EN_RE = re.compile(rf"(?<![A-Za-z0-9])(?:{_EN_PART})(?:\s*,?\s*(?:at\s+)?(?:{_EN_PART}))*(?![A-Za-z0-9])", re.I)
 _MONEY_RE = re.compile(
-    rf"(?:HK\$|US\$|[¥￥$€£])\s*(?:\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.\d+)?(?:\s*[万千kK])?|\d+(?:\.\d+)?\s*[万千kK](?![a-z])(?:\s*(?:块钱|块|元))?|(?:\d{{1,3}}(?:,\d{{3}})+|{_NUM})(?:\.\d+)?\s*(?:[万千kK](?![a-z]))?\s*(?:块钱|块\d(?!\d)|块|元|美元|美金|刀|欧元|英镑|日元|港币|"
+    rf"(?:HK\$|US\$|[¥￥$€£])\s*(?:\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.\d+)?(?:\s*[万千kK])?|\d+(?:\.\d+)?\s*[万千kK](?![a-z])(?:\s*(?:块钱|块|元))?|(?:\d{{1,3}}(?:,\d{{3}})+|{_NUM})(?:\.\d+)?\s*(?:[万千kK](?![a-z]))?\s*(?:块钱|块(?:\d|[一二两三四五六七八九半])(?:毛|角)?(?![\d零一二两三四五六七八九十百千万])|块|元|美元|美金|刀|欧元|英镑|日元|港币|"
     r"yuan|kuai|rmb|dollars?|bucks?|euros?|pounds?|quid|yen|usd|cny|eur|gbp)|(?<![\d.,])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d.])",
     re.I,
 )
@@ -231,10 +231,13 @@ def _check(key: str, value: str, props: Mapping[str, Any], now: datetime) -> Any
 
 def match_template(text: str, templates: Sequence[Template], props: Mapping[str, Any], now: datetime) -> dict[str, Any] | None:
     core = strip_polite(text)
-    for strict in (True, False):
-        found = _match(core, templates, props, now, strict)
-        if found is not None:
-            return _tidy(found, props)
+    # "我借给小军三千元": a loan or payment said with its subject is the command ("借给{person}{amount}")
+    bare = core[1:] if re.match(r"我(?=[借还欠给把买花收交付])\S{3}", core) else None
+    for said in (core, bare):
+        for strict in (True, False):
+            found = _match(said, templates, props, now, strict) if said else None
+            if found is not None:
+                return _tidy(found, props)
     return None
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from homeagent.intent.fuzzy import HEAD_COLON
 from homeagent.intent.month_end import MONTH_END_RE, month_end
-from homeagent.intent.objects import CREATES, refine
+from homeagent.intent.objects import CREATES, names_apart, refine
 from homeagent.intent.slots import COMMAND_EN_WORDS, INTO_LIST_RE, PLACE_END_ZH
 from homeagent.intent.structured import duration_minutes
 from homeagent.intent.training import PLACE_WORD_ZH
@@ -499,6 +499,7 @@ def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any],
                     found = month_end(m.group(0), now)
             if found is not None:
                 out[key] = found
+    names_apart(action, props, out)
     return _unframed(action, refine(text, action, props, out))
 
 

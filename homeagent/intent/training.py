@@ -155,14 +155,16 @@ class Template:
 
 
 _PATTERNS: dict[tuple[str, bool], re.Pattern[str]] = {}
-# A place or a shop said right before what happens there, with nothing between: where
-# the first ends. A place ends with a place's word ("公司", "奥体中心") or before what is
+# A place, a shop or a person said right before what happens there (or what was lent), with
+# nothing between: where the first ends. A place ends with a place's word ("公司", "奥体中心") or before what is
 # done there ("在海底捞吃饭"); a shop before its offer ("盒马满200减30", "京东家电300元券").
 PLACE_WORD_ZH = (r"(?:会议室|教室|办公室|中心|公司|医院|学校|餐厅|饭店|酒店|广场|商场|影院|影城|球场|体育场|体育馆|公园|机场|车站"
                  r"|室|厅|馆|店|楼|层|场|家|院|所|站)")
 _BEFORE_SLOT_ZH = {
     "location": rf"[^，,。\s]{{1,12}}?{PLACE_WORD_ZH}(?=[^，,。\s])|[^，,。\s]{{2,10}}?(?=开|举行|举办|参加|看|吃|逛|打|玩|踢|唱|聚|拍|学|练|见|上课)|.+?",
     "store": r"[^，,。\s]{2,8}?(?=满|\d|[一二两三四五六七八九]折|买一|第二|免|半价|立减|全场|家电|早餐|外卖)|.+?",
+    # a person before an amount: "借给小军三千元" is 小军 and 三千元, not 小 and 军三千元
+    "person": r"[^，,。\s\d]{1,8}?(?=\d|[零一二两三四五六七八九十百千万几]+\s*(?:块|元|万|千|百|毛|刀|美元|欧))|.+?",
 }
 
 

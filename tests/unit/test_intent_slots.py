@@ -31,7 +31,7 @@ def fill(action: str, text: str) -> dict:
      {"content": "pay the electricity bill", "due": "tomorrow at 3pm"}),
     ("record_transaction", "工资到账1.2万", {"amount": 12000, "type": "income"}),
     ("record_water", "I drank a glass of water", {"amount": "1 glass"}),
-    ("record_money_lend", "借给小王500块", {"person": "小王", "amount": "500块", "direction": "lent"}),
+    ("record_money_lend", "借给小王500块", {"person": "小王", "amount": "500", "direction": "lent"}),
     ("switch_mode", "切换到sleep模式", {"mode": "sleep"}),
     ("record_movie", "刚看完《满江红》，打8分", {"title": "满江红"}),
 ])

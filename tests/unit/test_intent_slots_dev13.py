@@ -41,3 +41,45 @@ def test_command_words_and_tags_are_no_part_of_the_value(filler: IntentLayer, te
 ])
 def test_a_questions_query_is_what_it_asks_about(filler: IntentLayer, text: str, action: str, query: str) -> None:
     assert filler.fill(action, text).get("query") == query
+
+
+@pytest.mark.parametrize(("text", "action", "record"), [
+    # A record named by its kind and number, in digits or words: the number is its id.
+    ("任务五不要了 删掉", "delete_task", 5),
+    ("把任务12删了", "delete_task", 12),
+    ("mark task twelve done", "complete_task", 12),
+    # (a count of a unit or a time after the kind is no number of a record)
+    ("任务三点前做完", "update_task", None),
+])
+def test_a_record_named_by_its_number(filler: IntentLayer, text: str, action: str, record: int | None) -> None:
+    assert filler.fill(action, text).get("id") == record
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # Whose kin a person is, said before the name: the name is the person.
+    ("我外孙明明的生日是二〇一八年七月二十二日，请帮我添加到生日里", "add_birthday", {"person": "明明"}),
+    ("My nephew Lukas has his birthday at the 3rd of May, please save it", "add_birthday", {"person": "Lukas"}),
+    ("借给同事小王一把伞", "record_item_lend", {"person": "小王", "item": "伞"}),
+    # A person right before an amount ends where the amount begins; the amount is no purpose.
+    ("我借给小军三千元", "record_money_lend", {"person": "小军", "direction": "lent", "note": None}),
+    ("我借给了小军三千块，说月底还", "record_money_lend", {"person": "小军", "note": None}),
+    ("借给老李五百块买药", "record_money_lend", {"person": "老李", "note": "买药"}),
+])
+def test_a_person_is_their_name(filler: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = filler.fill(action, text)
+    assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # Yuan and jiao said the spoken way are one amount, and no part of the note.
+    ("收了十二块八毛", "record_transaction", {"amount": "十二块八毛", "note": None}),
+    ("早饭点的外卖三十八块五，贵死了", "record_transaction", {"amount": "三十八块五"}),
+    ("洗洁精买到了，二十三块九", "mark_shopping_bought", {"price": "二十三块九", "item": "洗洁精"}),
+    # An event said as going to a named place to do something: the doing, at the place.
+    ("下周二上午十点带奶奶去协和医院复查", "create_event", {"title": "带奶奶复查", "location": "协和医院"}),
+    ("周六下午两点和阿杰去体育馆打篮球 加进日程", "create_event", {"title": "和阿杰打篮球", "location": "体育馆"}),
+    ("下周二下午2点带妈妈去医院复查", "create_event", {"title": "带妈妈去医院复查", "location": None}),
+])
+def test_amounts_and_places_said_the_chinese_way(filler: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = filler.fill(action, text)
+    assert _has(args, expected), args
