@@ -78,9 +78,11 @@ def sleep(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
 _DOSE_UNIT_EN = (r"(?:capsules?|tablets?|pills?|drops?|puffs?|sprays?|spoonfuls?|teaspoons?|tablespoons?|tsp|tbsp|sachets?|doses?"
                  r"|gummies|gummy|lozenges?|patch(?:es)?|injections?|shots?)")
 _DOSE_EN = re.compile(rf"\b(?P<n>\d+(?:\.\d+)?|one|two|three|four|five|six|half a|an?)\s+(?P<u>{_DOSE_UNIT_EN})\b", re.I)
+_MASS_DOSE_EN = re.compile(r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|µg|ml|milligrams?|millilit(?:re|er)s?|iu|units)\b", re.I)
 _COUNT_BEFORE_NAME_EN = re.compile(r"\b(?:took|take|taken|had|gave\s+\w+|give\s+\w+|swallowed)\s+(?P<n>\d+|one|two|three|four|five|six)\s+(?=[a-z])",
                                    re.I)
-_GAVE_SOMEONE_EN = re.compile(r"^(?:i\s+)?(?:just\s+)?(?:gave|give)\s+(?:[A-Z][a-z]+|him|her|them|the \w+)\s+(?:(?:some|his|her|their)\s+)?", )
+_GAVE_SOMEONE_EN = re.compile(r"^(?i:i\s+)?(?i:just\s+)?(?i:gave|give)\s+(?:[A-Z][a-z]+|him|her|them|(?:the|my|our) \w+)\s+"
+                              r"(?:(?:some|his|her|their)\s+)?(?:\d+(?:\.\d+)?\s*(?i:mg|ml)\s+)?(?:of\s+)?")
 _WHO_LEAD_ZH = re.compile(r"^(?:我|爸爸|妈妈|老爸|老妈|爸|妈|奶奶|爷爷|外婆|外公|姥姥|姥爷|孩子|宝宝|小宝|老人|老公|老婆)?\s*"
                           r"(?:今天|今早|早上|中午|晚上|刚才|刚刚|刚|已经)?\s*(?:的)?\s*(?=\S{2})")
 _TAKEN_TAIL_ZH = re.compile(r"(?<=\S{2})\s*(?:已经|刚刚?|都|也)?\s*(?:吃过了|吃了|吃过|服了|服过|喝了|用了|抹了|滴了|打过了|打了|打过|打|注射了|喷了|贴了)?\s*(?:已经)?$")
@@ -104,7 +106,12 @@ def medicine(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
         else:
             out["medicine"] = _GAVE_SOMEONE_EN.sub("", name.strip()).strip() or name
     if "dose" in props and not out.get("dose") and text.isascii():
-        if m := _DOSE_EN.search(text):
+        if m := _MASS_DOSE_EN.search(text):
+            out["dose"] = m.group(0)  # "Metformin 500 mg", "5ml of Calpol"
+            name = out.get("medicine")
+            if isinstance(name, str) and m.group(0) in name:  # "amlodipine 5mg": the name alone
+                out["medicine"] = " ".join(name.replace(m.group(0), " ").split()).strip(" ,") or name
+        elif m := _DOSE_EN.search(text):
             out["dose"] = m.group(0)  # as said: "one capsule"
         elif m := _COUNT_BEFORE_NAME_EN.search(text):
             out["dose"] = m.group("n")

@@ -118,8 +118,9 @@ _FILLERS = re.compile(r"^(?:的|了|个|一下|一个|一条|一笔|一件|一�
                       r"|\s*(?:的|了|一下|吧|啦|呀|啊|哈)$|\s+(?:to|on|for|at|by)$", re.I)
 _PERIODS = ("本周", "这周", "上周", "下周", "本月", "这个月", "上个月", "今年")
 _QUANTITY_RE = re.compile(
-    rf"(?:{NUM}|半|an?|one|two|three|four|five)\s*(?:个半|个)?\s*(?:杯|瓶|口|ml|毫升|升|公斤|kg|斤|小时|钟头|hours?|hrs?|片|粒|颗|盒|袋|"
-    r"glass(?:es)?|cups?|bottles?|tablets?|pills?|bags?|boxes?)(?:\s*(?:半|and a half))?",
+    # (a word is a whole word: the "a" and "ml" of "amlodipine" are no quantity)
+    rf"(?:{NUM}|半|\b(?:an?|one|two|three|four|five)\b)\s*(?:个半|个)?\s*(?:杯|瓶|口|ml|毫升|升|公斤|kg|斤|小时|钟头|hours?|hrs?|片|粒|颗|盒|袋|"
+    r"glass(?:es)?|cups?|bottles?|tablets?|pills?|bags?|boxes?)(?![a-z])(?:\s*(?:半|and a half))?",
     re.I,
 )
 _QUANTITY_KEYS = {"amount": "杯", "hours": "小时", "weight_kg": "公斤", "dose": "片", "quantity": "盒"}

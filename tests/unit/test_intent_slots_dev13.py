@@ -83,3 +83,15 @@ def test_a_person_is_their_name(filler: IntentLayer, text: str, action: str, exp
 def test_amounts_and_places_said_the_chinese_way(filler: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = filler.fill(action, text)
     assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # A dose in milligrams or millilitres is the dose, out of the medicine's name; the "a" and
+    # "ml" inside "amlodipine" are no quantity.
+    ("Kindly record: took Metformin 500 mg after breakfast.", {"medicine": "Metformin", "dose": "500 mg"}),
+    ("Log my blood pressure tablet, amlodipine 5mg", {"medicine": "amlodipine", "dose": "5mg"}),
+    ("Gave Noah 5ml of Calpol", {"medicine": "Calpol", "dose": "5ml"}),
+])
+def test_a_medicines_dose(filler: IntentLayer, text: str, expected: dict) -> None:
+    args = filler.fill("record_medicine", text)
+    assert _has(args, expected), args
