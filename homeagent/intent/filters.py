@@ -73,7 +73,7 @@ _PAST_RE = re.compile(r"过期|过去了?的|已过|以前的|以往|包括过�
 _ARCHIVED_RE = re.compile(r"归档|存档|archived|archive", re.I)
 _METRICS = ("血压", "血糖", "体温", "心率", "血氧", "胆固醇", "尿酸", "blood pressure", "blood sugar", "blood glucose",
             "glucose", "temperature", "heart rate", "pulse", "blood oxygen", "oxygen", "cholesterol")
-_STEPS_RE = re.compile(r"\d+\s*步|步数|\bsteps?\b", re.I)
+_STEPS_RE = re.compile(r"(?:\d+|[零一二两三四五六七八九十百千万]{2,})\s*步|步数|\bsteps?\b", re.I)
 
 
 def metric_named(text: str) -> str | None:

@@ -86,6 +86,7 @@ from homeagent.intent.slots import (
     split_items,
     strip_command_clauses,
     strip_polite,
+    zh_reading,
 )
 from homeagent.intent.spans import Spans
 from homeagent.intent.spans import load as load_spans
@@ -1164,6 +1165,8 @@ class IntentLayer:
             numbers = re.findall(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?)?", args["value"])
             if len(numbers) == 1 and numbers[0] != args["value"].strip():
                 args["value"] = numbers[0].replace(",", "")
+            elif not numbers and (reading := zh_reading(args["value"])) is not None:
+                args["value"] = reading  # "血糖七点二", "心率，静息的，六十八": 7.2, 68
         if "metric" in props and spec.permission is not Permission.READ:
             # A reading names its metric ("走了12000步，记到健康数据里"): that name, not the words around it.
             named = metric_named(text)

@@ -26,7 +26,7 @@ from homeagent.actions.repeat import find_repeat
 from homeagent.intent.fuzzy import HEAD_COLON, INTERJECTIONS_ZH, closest
 from homeagent.intent.month_end import month_end
 from homeagent.intent.training import Template, fold_punct
-from homeagent.numbers import NUM, find_number
+from homeagent.numbers import NUM, find_number, parse_number
 from homeagent.text import has_han
 
 _PUNCT = "，,：:。.!！?？；;、 \"'“”‘’《》「」"
@@ -123,6 +123,34 @@ _QUANTITY_RE = re.compile(
     r"glass(?:es)?|cups?|bottles?|tablets?|pills?|bags?|boxes?)(?![a-z])(?:\s*(?:半|and a half))?",
     re.I,
 )
+# A reading said in Chinese numerals: "五十九点八" is 59.8, "三十八度五" 38.5, "一百三十" 130 (two characters at
+# least: the 一 of 一下 is no reading).
+_ZH_DECIMAL_RE = re.compile(r"[零一二两三四五六七八九十百千万]{2,}(?:[点度][零一二三四五六七八九]+)?|[一二两三四五六七八九十][点度][零一二三四五六七八九]+")
+_ZH_DIGITS = {c: str(i) for i, c in enumerate("零一二三四五六七八九")}
+
+
+def zh_reading(text: str) -> str | None:
+    """The one reading `text` says in Chinese numerals ("血糖七点二" → "7.2"), if it says one."""
+    found = _ZH_DECIMAL_RE.findall(text)
+    return _zh_decimal(found[0]) if len(found) == 1 else None
+
+
+def _zh_readings(text: str) -> str | None:
+    """A reading in Chinese numerals, or a blood pressure's two ("高压一百三十八，低压八十六" → 138/86)."""
+    found = [_zh_decimal(x) for x in _ZH_DECIMAL_RE.findall(text)]
+    if len(found) == 2 and re.search(r"血压|高压", text) and all(found):
+        return f"{found[0]}/{found[1]}"
+    return found[0] if len(found) == 1 else None
+
+
+def _zh_decimal(said: str) -> str | None:
+    whole, _, tenths = said.replace("度", "点").partition("点")  # (三十八度五: 38.5 degrees)
+    number = parse_number(whole)
+    if number is None or not all(c in _ZH_DIGITS for c in tenths):
+        return None
+    return f"{int(number)}" + (f".{''.join(_ZH_DIGITS[c] for c in tenths)}" if tenths else "")
+
+
 _QUANTITY_KEYS = {"amount": "杯", "hours": "小时", "weight_kg": "公斤", "dose": "片", "quantity": "盒"}
 _EN_NUMBERS = {"a": "1", "an": "1", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5"}
 
@@ -311,6 +339,10 @@ def generic(text: str, name: str, props: Mapping[str, Any], required: Sequence[s
             if m:
                 args[key] = _amount(m.group(0)) if key in ("amount", "cost", "price") else m.group(0).strip()
                 rest = rest.replace(m.group(0), " ")
+            elif key == "value" or (key == "weight_kg" and re.search(r"体重|称|秤|磅|公斤|斤", core)):
+                said = _zh_readings(rest)  # "体重六十八点五", "血糖七点二", "高压一百三十八，低压八十六"
+                if said is not None:
+                    args[key] = said
     if "id" in props:
         m = _ID_RE.search(rest)
         if m:

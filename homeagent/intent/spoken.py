@@ -163,9 +163,24 @@ _POINT_SAID = re.compile(r"\b(\d+|zero|one|two|three|four|five|six|seven|eight|n
                          r"|eight|nine))*)\b", re.I)
 
 
+# A restart mid-line: what was said is taken back and said again ("周四，不对，周五之前…",
+# "体重，六十，哦不，五十九点八", "at 5, no wait, 6"). Only a short value is taken back (a
+# day, a number, a time): a longer clause before the restart may hold the command.
+_RESTART_ZH = re.compile(r"(?:^|(?<=[，,。；;\s]))[^，,。；;\s]{1,6}[，,。；;\s]+(?:不对|(?:哦|噢|喔|啊|呃|不)不(?![是要用会能行好对]))(?:不对)?"
+                         r"[，,。；;\s]*(?=\S)")
+_RESTART_EN = re.compile(r"(?<![\w:])(?:\d{1,4}(?:[:.]\d{2})?\s*(?:am|pm)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven"
+                         r"|twelve)\s*(?:,|—|–|\s-)?\s*(?:no wait|wait no|no sorry|sorry|i mean|make that|scratch that|no)"
+                         r"\s*(?:,|—|–|-\s)?\s*(?=\d|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)", re.I)
+
+
+def without_restarts(text: str) -> str:
+    """`text` without what a speaker took back and said again (see `_RESTART_ZH`)."""
+    return (_RESTART_ZH if has_han(text) else _RESTART_EN).sub("", text)
+
+
 def as_written(text: str) -> str:
     """A spoken line as typed: its numbers written (`spoken_numbers`), its pauses put back
-    (`restore_pauses`)."""
+    (`restore_pauses`), what was taken back and said again left out (`without_restarts`)."""
     if not has_han(text):
         text = spoken_numbers(text)
-    return restore_pauses(text)
+    return without_restarts(restore_pauses(text))

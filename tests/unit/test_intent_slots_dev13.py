@@ -95,3 +95,32 @@ def test_amounts_and_places_said_the_chinese_way(filler: IntentLayer, text: str,
 def test_a_medicines_dose(filler: IntentLayer, text: str, expected: dict) -> None:
     args = filler.fill("record_medicine", text)
     assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # A restart mid-line: the value said again is the one meant.
+    ("周四，不对，周五之前要交小宝的春游回执，记个待办", "create_task", {"due": "周五", "content": "交小宝的春游回执"}),
+    ("remind me at 5 no 6 to call mum", "create_task", {"due": "at 6", "content": "call mum"}),
+    # A reading in Chinese numerals is its number.
+    ("体重又涨了，六十八点五，愁死了，记吧", "record_body", {"weight_kg": "68.5"}),
+    ("血糖七点二", "record_health", {"metric": "血糖", "value": "7.2"}),
+    ("心率，静息的，六十八", "record_health", {"value": "68"}),
+    ("孩子发烧了，刚量的体温三十八度五，记下来", "record_health", {"metric": "体温", "value": "38.5"}),
+    ("早上量的血压，高压一百三十八，低压八十六", "record_health", {"value": "138/86"}),
+    ("昨天走了一万二千步", "record_health", {"metric": "步数", "value": "12000"}),
+    # (digits stay as said; a height is no weight)
+    ("早上空腹血糖6.1", "record_health", {"value": "6.1"}),
+    ("量了下身高一米七八，比高中长了两厘米", "record_body", {"weight_kg": None}),
+    # ("哦不是今天" is no restart: it says which day)
+    ("冥想打卡。哦不是今天，是昨天的", "check_in_habit", {"habit": "冥想"}),
+])
+def test_restarts_and_chinese_readings(filler: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = filler.fill(action, text)
+    assert _has(args, expected), args
+
+
+@pytest.mark.parametrize("text", ["不对，是下周四，时间不变", "我觉得不对，你再看看", "give me 5 no more"])
+def test_a_correction_of_the_last_turn_or_a_plain_no_is_no_restart(text: str) -> None:
+    from homeagent.intent.spoken import without_restarts
+
+    assert without_restarts(text) == text
