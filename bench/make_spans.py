@@ -14,7 +14,8 @@ regression over the hashed features scores the candidates.
 Measuring prints, per evaluation set, the text values the rules found and could be placed in
 the line, how many the rules have right, and how many the model puts right and wrong at each
 margin (a span replaces the rules' only when it scores more than the margin above it). Sets
-13 and up and bench/data/intent_eval.jsonl are held out: this script refuses to train on them,
+13 and up and bench/data/intent_eval.jsonl are not trained on (14 and up are held out; see
+HELD_OUT_FROM for 13): this script refuses them,
 and leaves out any line of the sets it trains on that a held-out set repeats.
 """
 
@@ -33,7 +34,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-HELD_OUT_FROM = 13  # blinds 13 and later are never trained on
+# Blinds 14 and later are held out. Blind 13 is a development set, but no span is trained
+# on it: a tenth of its lines are traditional or Cantonese, which the route reads as
+# Mandarin before it fills (homeagent/intent/mainland.py) and this script does not.
+HELD_OUT_FROM = 13
 _ISO = re.compile(r"^\d{4}-\d{2}-\d{2}")
 
 
