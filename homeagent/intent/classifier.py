@@ -44,16 +44,15 @@ _SPACES = re.compile(r"\s\s+")
 
 
 def _words(text: str) -> list[str]:
-    return tokenize(read_as_mainland(text))
+    return tokenize(text)
 
 
 def char_ngrams(text: str) -> list[str]:
     """Character 1-3-grams inside word boundaries, each word padded with one space: what
     scikit-learn's `analyzer="char_wb"` makes of `normalize(text)`, here so a loaded
-    model needs no scikit-learn. Both analyzers read a text as `read_as_mainland` does: 今日摘要
-    and 今天摘要, 幫我 and 帮我 are one wording."""
+    model needs no scikit-learn."""
     grams: list[str] = []
-    for word in _SPACES.sub(" ", normalize(read_as_mainland(text))).split():
+    for word in _SPACES.sub(" ", normalize(text)).split():
         padded = f" {word} "
         for n in range(1, 4):
             grams.extend(padded[i : i + n] for i in range(max(len(padded) - n + 1, 1)))
@@ -67,7 +66,8 @@ _ANALYZERS: tuple[Callable[[str], list[str]], ...] = (char_ngrams, _words)
 
 class _Features:
     """Character n-grams and words side by side (sklearn's FeatureUnion, without its
-    per-call job dispatch, which costs more than the transform itself)."""
+    per-call job dispatch, which costs more than the transform itself). A text is read once as
+    `read_as_mainland` reads it, for both: 今日摘要 and 今天摘要, 幫我 and 帮我 are one wording."""
 
     def __init__(self) -> None:
         from sklearn.feature_extraction.text import TfidfVectorizer
@@ -78,12 +78,14 @@ class _Features:
     def fit_transform(self, texts: Sequence[str]) -> Any:
         from scipy.sparse import hstack
 
-        return hstack([p.fit_transform(texts) for p in self.parts]).tocsr()
+        read = [read_as_mainland(t) for t in texts]
+        return hstack([p.fit_transform(read) for p in self.parts]).tocsr()
 
     def transform(self, texts: Sequence[str]) -> Any:
         from scipy.sparse import hstack
 
-        return hstack([p.transform(texts) for p in self.parts]).tocsr()
+        read = [read_as_mainland(t) for t in texts]
+        return hstack([p.transform(read) for p in self.parts]).tocsr()
 
     def prepare(self) -> None:
         """Keep what one utterance's features need: each part's analyzer, vocabulary and
@@ -113,6 +115,7 @@ class _Features:
         """The sparse feature vector of one text: sublinear tf × idf, L2-normalised per part."""
         columns: list[int] = []
         values: list[float] = []
+        text = read_as_mainland(text)
         for analyze, vocabulary, idf, offset in self._fast:
             counts = Counter(t for t in analyze(text) if t in vocabulary)
             part = [(vocabulary[t], (1.0 + math.log(n)) * idf[vocabulary[t]]) for t, n in counts.items()]

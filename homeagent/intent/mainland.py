@@ -10,7 +10,8 @@ stored 去銀行補卡, and a 睇楼 stays 睇楼.
   written by bench/make_hant.py). Only a character outside GB2312 is read anew, so a line
   typed in simplified characters is read as typed (apart from 後, 週 and 裏, which it never
   uses).
-- Words: Cantonese (聽日, 琴日, 咗, 嘅, 喺, 佢, 唔, 冇, 嗰, 睇, 屋企, 加落, 生日系…), Shanghainese (阿拉, 侬,
+- Words: Cantonese (聽日, 琴日, 咗, 嘅, 喺, 佢, 唔, 嗰, 睇, 屋企, 加落, 生日系…; 冇 is in the
+  character table), Shanghainese (阿拉, 侬,
   今朝, 辰光, a closing 伐) and northern (俺, 恁) words with a Mandarin word of the same
   length. A word that is also part of a common Mandarin word is taken only where it stands
   alone (阿拉伯 stays).
@@ -40,7 +41,7 @@ _WORDS: tuple[tuple[str, str], ...] = (
     (r"阿拉(?![伯斯丁])", "我们"), (r"唔系", "不是"), (r"系咪", "是不"),
     (r"(?<=[日址话码接标料字])系(?![统列数])", "是"),  # 生日系…, 地址系…: Cantonese "is"
     # particles and pronouns
-    (r"嘅", "的"), (r"咗", "了"), (r"喺", "在"), (r"佢", "他"), (r"唔", "不"), (r"冇", "没"),
+    (r"嘅", "的"), (r"咗", "了"), (r"喺", "在"), (r"佢", "他"), (r"唔", "不"),
     (r"嗰", "那"), (r"咩", "啥"), (r"睇", "看"), (r"[俾畀]", "给"), (r"啲", "些"), (r"嚟", "来"),
     (r"揾", "找"), (r"攞", "拿"), (r"瞓", "睡"), (r"啱", "对"), (r"哋", "们"), (r"侬", "你"),
     (r"(?<=[\d零一二两三四五六七八九十百千万])蚊", "块"),  # 十三蚊半: Cantonese money

@@ -129,16 +129,11 @@ _ZH_DECIMAL_RE = re.compile(r"[零一二两三四五六七八九十百千万]{2,
 _ZH_DIGITS = {c: str(i) for i, c in enumerate("零一二三四五六七八九")}
 
 
-def zh_reading(text: str) -> str | None:
-    """The one reading `text` says in Chinese numerals ("血糖七点二" → "7.2"), if it says one."""
-    found = _ZH_DECIMAL_RE.findall(text)
-    return _zh_decimal(found[0]) if len(found) == 1 else None
-
-
-def _zh_readings(text: str) -> str | None:
-    """A reading in Chinese numerals, or a blood pressure's two ("高压一百三十八，低压八十六" → 138/86)."""
+def zh_reading(text: str, *, pressure: bool = False) -> str | None:
+    """The one reading `text` says in Chinese numerals ("血糖七点二" → "7.2"), if it says one;
+    with `pressure`, a blood pressure's two as one ("高压一百三十八，低压八十六" → 138/86)."""
     found = [_zh_decimal(x) for x in _ZH_DECIMAL_RE.findall(text)]
-    if len(found) == 2 and re.search(r"血压|高压", text) and all(found):
+    if pressure and len(found) == 2 and re.search(r"血压|高压", text) and all(found):
         return f"{found[0]}/{found[1]}"
     return found[0] if len(found) == 1 else None
 
@@ -340,7 +335,7 @@ def generic(text: str, name: str, props: Mapping[str, Any], required: Sequence[s
                 args[key] = _amount(m.group(0)) if key in ("amount", "cost", "price") else m.group(0).strip()
                 rest = rest.replace(m.group(0), " ")
             elif key == "value" or (key == "weight_kg" and re.search(r"体重|称|秤|磅|公斤|斤", core)):
-                said = _zh_readings(rest)  # "体重六十八点五", "血糖七点二", "高压一百三十八，低压八十六"
+                said = zh_reading(rest, pressure=True)  # "体重六十八点五", "血糖七点二", "高压一百三十八，低压八十六"
                 if said is not None:
                     args[key] = said
     if "id" in props:
