@@ -255,6 +255,12 @@ class App:
             # from the model saved by the last start; `homeagent serve` does it behind HTTP.
             self.intent = IntentLayer(self.tools, clock=self.clock, personality=self.personality.text, db=self.db,
                                       settings=IntentSettings(top_k=acfg.top_k), cache=data_dir / INTENT_MODEL_FILE)
+            scheduler = self.scheduler
+
+            async def reminder_waiting(member: str) -> bool:
+                return await scheduler.last_delivered(member) is not None
+
+            self.intent.reminder_waiting = reminder_waiting
         self.agent = Agent(
             provider=self.provider,
             registry=self.tools,

@@ -25,7 +25,7 @@ import re
 import time
 import uuid
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from importlib import metadata
@@ -68,6 +68,7 @@ from homeagent.intent.listing import (
     again_args,
     asked_again,
     listing_of,
+    named_row,
     ordinal,
     row_of,
 )
@@ -115,6 +116,7 @@ log = get_logger("homeagent.intent")
 
 _QUESTION_RE = re.compile(
     r"(?:吗|么|呢)[\s？?。!！]*$|[？?]\s*$|什么|哪|多少|是谁|谁(?=[的在有借拿去来写说做])|(?:给|借给|还给|找|问|和|跟)谁|(?<![好十歇过等这那前后隔])(?<!休息)(?<!最近)几(?:[个天次点本杯瓶号岁斤块遍回颗片粒顿度份张件条]|分(?!钟)|公[斤里])"
+    r"|(?<![很好太许更最])多(?:重|高|长|大|远|久|贵|宽|厚|深|胖)(?:了|啊|呀|来着)?[\s？?。!！]*$"  # 大橘多重: how heavy
     r"|怎么样|咋样|如何|有没有|是不是|是否|要不要|需不需要|该不该|够不够|有啥|(?<!那个)(?<!那)啥|(?:对吧|是吧|对不对|没错吧|对不)[\s。!！]*$|"
     r"^(?:(?:so|and|but|ok|okay|oh|um|uh|hey|well|wait)[\s,，]+)*(?:what|which|who|whom|whose|where|when|how|is|are|am|was"
     r"|were|do|does|did|have|has|any|should|shall|can i|may i)\b"
@@ -162,7 +164,7 @@ _PRONOUN_RE = re.compile(r"它|这个|那个|这条|那条|刚才那|刚刚那|\
 # A record named before a pointing word: "打印合同那个", "周报那条".
 _NAMED_THAT_ZH = re.compile(r"(?P<x>[\u4e00-\u9fffA-Za-z0-9]{2,12})(?:那个|这个|那条|这条)")
 _NAME_LEAD_ZH = re.compile(r"^(?:还有|另外|然后|把|就|也|再|是|给|将)+")
-_AGAIN_RE = re.compile(r"^(?:(?:再|还要|另外)\s*(?:加|买|来|记|建|创建|添|设|存|弄|整)|also add|add another|and another|one more)"
+_AGAIN_RE = re.compile(r"^(?:那就?|then\s+|ok(?:ay)?,?\s+)?(?:(?:再|还要|另外)\s*(?:加|买|来|记|建|创建|添|设|存|弄|整)|also add|add another|and another|one more)"
                        r"\s*(?:一个|一份|一些|一条|个|some|an?)?\s*[，,：:]?\s*", re.I)
 _CORRECTION_RE = re.compile(r"^(?:不是这个|不对|错了|no[,，]?\s*(?:not that)?)[\s，,。.]*(?:我是说|我说的是|是|i meant|i mean)?\s*", re.I)
 _UNDO_RE = re.compile(
@@ -201,9 +203,23 @@ _FIELD_RES = (
                        r"|^(?:截止|期限)(?:日期|时间)?(?:是|在|改成|为|[:：])\s*(?P<v2>[^，,。]{2,20})[。!！]*$", re.I)),
     ("tags", re.compile(r"^(?:再)?(?:加个|加一个|打个|添加|添个|加|贴个)?标签[，,：:\s]*(?:是|为)?\s*[“\"]?(?P<v>[^，,。”\"]{1,12})[”\"]?[。.!！]*$"
                         r"|^(?:and\s+)?tag (?:it|that|this)(?:\s+(?:as|with))?\s+[\"']?(?P<v2>[\w -]{1,20}?)[\"']?[.!]*$", re.I)),
+    # "Put it at the Iron Temple gym", "放在社区医院": where the event just made is (a time is no place).
+    ("location", re.compile(r"^(?:oh,?\s+)?(?:and\s+)?(?:put|have|make|set)\s+(?:it|that)\s+(?:at|in)\s+(?:the\s+)?"
+                            r"(?!\d|noon|midnight|half|quarter|tomorrow|tonight|today|next|this|same|usual|the same|eleven|twelve|ten\b|nine|eight"
+                            r"|seven|six|five|four|three|two|one\b)(?P<v>[^,.!?]{2,40}?)[.!]*$"
+                            r"|^(?:就|那就)?(?:放在|约在|定在)(?![\d一二两三四五六七八九十]|周|星期|礼拜|今|明|后天|大后天|上午|下午|中午|晚上|早上|凌晨"
+                            r"|下周|这周|本周|下个|月|号)(?P<v2>[^，,。]{2,20})[吧。.!！]*$", re.I)),
+    # "mark it high priority", "设成高优先级", "优先级改成高": how much the task just made matters.
+    ("priority", re.compile(r"^(?:oh,?\s+)?(?:and\s+)?(?:also\s+)?(?:please\s+)?(?:mark|make|set|flag)\s+(?:it|that|this)(?:\s+as)?"
+                            r"\s+(?:a\s+)?(?P<v>high|low|medium|top|urgent)(?:\s+priority)?[.!]*$"
+                            r"|^(?:再)?(?:把它|把这个|这个)?(?:设|改|标|调)?(?:成|为)?(?P<v2>高|低|中)优先级[吧。！!]*$"
+                            r"|^优先级(?:设|改|调)?(?:成|为|是)?(?P<v3>高|低|中)[吧。！!]*$", re.I)),
     ("append", re.compile(r"^(?:再)?(?:补充一句|补充一下|补一句|补充|加一句|添一句)[，,：:\s]*(?P<v>.{2,80})$"
                           r"|^(?:and\s+)?(?:also\s+)?add (?:that|this)\s*[:,]?\s+(?P<v2>.{2,80}?)[.!]*$", re.I)),
 )
+_WHILE_AT_IT_RE = re.compile(r"[,，]?\s*(?:while (?:you're|you are|we're|we are) at it|as well|too)(?=[\s.!]*$)", re.I)
+_PRIORITY_WORDS = {"high": "high", "top": "high", "urgent": "high", "高": "high", "medium": "medium", "中": "medium",
+                   "low": "low", "低": "low"}
 # A question about part of what was just listed: "有酱油吗", "其中餐饮多少", "is there coffee on
 # it?", "how much of that was groceries?".
 _IN_IT_RE = re.compile(r"其中|这里面|那里面|这些里|里面有|上面有|\b(?:on|in) (?:it|there|that|them)\b|\bof (?:that|those|them|it)\b"
@@ -453,6 +469,10 @@ class _Context:
 _WHEN_SLOTS = frozenset({"from", "to", "date", "time", "day", "when", "within_days", "limit"})
 
 
+# What answers a reminder just delivered: only then do these words snooze or acknowledge one.
+REMINDER_REPLIES = ("snooze_reminder", "acknowledge_reminder")
+
+
 def said_text(text: str) -> str:
     """The words of `text` as meant: written numbers, typos and fillers put right, "12,480" one
     number. What `IntentLayer.fill` reads its values from (and `bench/make_spans.py` too)."""
@@ -482,6 +502,9 @@ class IntentLayer:
         self.templates: Mapping[str, list[Template]] = {}
         self._actions: dict[str, ToolDef] = {}
         self._contexts: dict[tuple[str, str], _Context] = {}
+        # Whether a member has a delivered reminder to answer (the App sets it from its
+        # scheduler): without one, "等会儿再说" or "got it" is a remark, not a snooze.
+        self.reminder_waiting: Callable[[str], Awaitable[bool]] | None = None
         self._learned = 0
         self.trained_at = 0.0
         self.model_source = ""  # "trained", "file" (saved by an earlier start) or "memory"
@@ -620,6 +643,13 @@ class IntentLayer:
             route = self._to_model(text, lang, self.predict(strip_polite(text)), tools, reason="several named")
         else:
             route = named if named is not None else self._route(text, ctx, tools)
+        if (route.calls and self.reminder_waiting is not None and all(c.name in REMINDER_REPLIES for c in route.calls)
+                and not await self.reminder_waiting(member)):
+            # "我出去一下 等会儿再说" with no reminder delivered: words to answer, nothing to snooze
+            lang = "zh" if has_han(text) else "en"
+            ranked = Prediction([(n, p) for n, p in self.predict(strip_polite(text)).ranked if n not in REMINDER_REPLIES])
+            route = self._to_model(text, lang, ranked, [t for t in tools if t.name not in REMINDER_REPLIES],
+                                   reason="no reminder to answer")
         if typed != read:  # the names and words stored as typed: 去銀行補卡, 同阿强睇楼
             route.calls = [replace(c, arguments=self._as_typed(c, typed, read)) for c in route.calls]
         if route.restores:
@@ -1353,6 +1383,11 @@ class IntentLayer:
 
     def _follow_up(self, text: str, prediction: Prediction, ctx: _Context, lang: str) -> Route | None:
         """"把它改到4点", "delete that one", "再加一个鸡蛋": the record the last turn touched."""
+        again = _AGAIN_RE.match(text)
+        writer = self._writer_of(ctx.asked[0]) if ctx.asked is not None else None
+        if again and again.end() < len(text) and writer is not None:
+            # "How much water have I had today?" … "Add another 250": one more where the read looked
+            return self._one_more(writer, text[again.end():], prediction, ctx, lang)
         if not ctx.last_action:
             return None
         entity = _entity(ctx.last_action)
@@ -1385,17 +1420,7 @@ class IntentLayer:
                 args, ensure_ascii=False))], candidates=prediction.ranked[:5], language=lang, reason="follow-up")
         again = _AGAIN_RE.match(text)
         if again and again.end() < len(text) and ctx.last_action.startswith(("add_", "create_", "record_")):
-            args = self.fill(ctx.last_action, text[again.end():])
-            main = _main_key(self.registry.get(ctx.last_action))
-            if main and not args.get(main):
-                args[main] = text[again.end():].strip("，,。. ")
-            # One more of the same kind: whose it is and what kind carry over ("Also Slow Horses"
-            # after a show to watch); a pronoun for whose it is ("And fed him") is _calls' to resolve.
-            before: dict[str, Any] = next((a for name, a, _ in reversed(ctx.done) if name == ctx.last_action), {})
-            for key in _CARRIED_KEYS:
-                if key in before and key != main and args.get(key) is None:
-                    args[key] = before[key]
-            return self._calls(ctx.last_action, args, prediction, lang, ctx=ctx, reason="follow-up: again")
+            return self._one_more(ctx.last_action, text[again.end():], prediction, ctx, lang)
         shift = find_shift(text)
         if shift is not None and bare(shift) and ctx.last_id is not None and not _ASKS_RE.search(text):
             # "往后推一个小时", "push it back an hour": the record's own time, moved.
@@ -1427,6 +1452,20 @@ class IntentLayer:
         args = self._record_args(target, verb, ctx.last_id, text, ctx)
         return Route("intent", target, 1.0, calls=[ToolCall(_call_id(), target, json.dumps(args, ensure_ascii=False))],
                      candidates=prediction.ranked[:5], language=lang, reason="follow-up")
+
+    def _one_more(self, action: str, rest: str, prediction: Prediction, ctx: _Context, lang: str) -> Route:
+        """"再加一个鸡蛋", "add another 250": one more record of `action`, of the words after."""
+        args = self.fill(action, rest)
+        main = _main_key(self.registry.get(action))
+        if main and not args.get(main):
+            args[main] = rest.strip("，,。. ")
+        # One more of the same kind: whose it is and what kind carry over ("Also Slow Horses"
+        # after a show to watch); a pronoun for whose it is ("And fed him") is _calls' to resolve.
+        before: dict[str, Any] = next((a for name, a, _ in reversed(ctx.done) if name == action), {})
+        for key in _CARRIED_KEYS:
+            if key in before and key != main and args.get(key) is None:
+                args[key] = before[key]
+        return self._calls(action, args, prediction, lang, ctx=ctx, reason="follow-up: again")
 
     def _read_again(self, text: str, prediction: Prediction, ctx: _Context, lang: str) -> Route | None:
         """"and yesterday?", "what about in Xuhui?", "那上个月呢", "只要5条" right after a read or a
@@ -1490,11 +1529,14 @@ class IntentLayer:
         if target is None or spec is None:
             return None
         props = dict(spec.parameters).get("properties", {})
+        said = _WHILE_AT_IT_RE.sub("", text.strip())
         for key, rx in _FIELD_RES:
-            m = rx.match(text.strip())
+            m = rx.match(said)
             if m is None or key not in props:
                 continue
             value = next((g for g in m.groups() if g), "").strip(" ，,。.!！\"'“”")
+            if key == "priority":
+                value = _PRIORITY_WORDS.get(value.casefold(), "")
             if not value:
                 continue
             args = {"id": ctx.last_id, key: [value] if props[key].get("type") == "array" else value}
@@ -1560,6 +1602,8 @@ class IntentLayer:
                 return call(writer, {main: asked.strip()}, "follow-up: add what was asked about")
         which = ordinal(text)
         at = row_of(listing, which) if which is not None else None
+        if at is None and any(rx.search(text) for _, rx in _VERB_WORDS):
+            at = named_row(listing, text)  # "delete the prom one", "周报那个删了"
         more = _ADD_MORE_RE.match(text.strip()) if len(listing.ids) == 1 and _entity(listing.action) == "goal" else None
         if at is None and len(listing.ids) == 1 and (more or (
                 _PRONOUN_RE.search(text) and any(rx.search(text) for _, rx in _VERB_WORDS))):

@@ -75,6 +75,30 @@ def row_of(listing: Listing, which: int) -> int | None:
     return which - 1 if 0 < which <= len(listing.ids) else None
 
 
+# A row named by its words: "the one about the raffle", "the prom one", "周报那个", "交电费那条".
+_NAMED_EN_RE = re.compile(
+    r"\bthe\s+ones?\s+(?:about|for|with|called|named|from|on)\s+(?:the\s+|my\s+|a\s+)?(?P<a>[^,.;!?]{2,40}?)\s*(?=[,.;!?]|$)"
+    r"|\bthe\s+(?P<b>(?!(?:other|same|next|new|old|previous|last|first|second|third|right|wrong)\b)[\w'’&-]+"
+    r"(?:\s+[\w'’&-]+){0,3}?)\s+one\b", re.I)
+_NAMED_ZH_RE = re.compile(r"(?P<c>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)(?:的)?(?:那个|这个|那条|这条|那项|那件|那笔)")
+_NAMED_LEAD_ZH = re.compile(r"^(?:还有|另外|然后|把|就|也|再|是|给|将|不是这个|不对)+")
+
+
+def named_row(listing: Listing, text: str) -> int | None:
+    """The index of the one listed row whose words the follow-up names ("delete the prom one"
+    after the countdowns were shown), or None when no row, or more than one, has them."""
+    m = _NAMED_EN_RE.search(text)
+    said = (m.group("a") or m.group("b")) if m else None
+    if said is None and (zh := _NAMED_ZH_RE.search(text)) is not None:
+        said = _NAMED_LEAD_ZH.sub("", zh.group("c"))
+    if not said or len(said.strip()) < 2:
+        return None
+    words = said.casefold().split()
+    hits = [k for k, row in enumerate(listing.rows)
+            if all(any(w in str(v).casefold() for v in row.values() if isinstance(v, str)) for w in words)]
+    return hits[0] if len(hits) == 1 else None
+
+
 def asked_again(text: str) -> str | None:
     """The new words of "那昨天呢" / "and last week?": what the same question now asks about."""
     m = _AGAIN_ZH_RE.match(text.strip()) or _AGAIN_EN_RE.match(text.strip())

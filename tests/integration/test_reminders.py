@@ -438,3 +438,22 @@ async def test_a_reminder_dealt_with_while_held_or_snoozed_is_dropped_not_sent(m
     assert [(title, action) for _, action, title in log] == [
         ("pay the rent", "held"), ("meditate", "held"), ("pay the rent", "dropped"), ("meditate", "dropped"),
         ("call grandma", "delivered"), ("call grandma", "snoozed"), ("call grandma", "dropped")]
+
+
+async def test_through_the_intent_layer_later_snoozes_only_a_delivered_reminder(make_config):
+    clock = morning()
+    provider = ScriptedProvider(["好的，回头聊。", "好。"])
+    config = make_config(schedule={"check_interval": "1h"}, actions={"intent": True})
+    async with running_app(config, provider=provider, clock=clock) as app:
+        await act(app, "create_task", content="吃药", due="2026-03-02 08:01")
+        # Nothing delivered yet: going out for a while is a remark, not a snooze.
+        remark = await turn(app, "我出去一下 等会儿再说")
+        assert not [e for e in remark if e.type == "tool_call"]
+        assert app.intent.last_route.reason == "no reminder to answer"
+        clock.advance(minutes=1)
+        [first] = await app.scheduler.check()
+        events = await turn(app, "等会儿再说")
+        calls = [e.name for e in events if e.type == "tool_call"]
+        log = await reminder_log(app)
+    assert calls == ["snooze_reminder"]
+    assert log == [(first.id, "delivered", "吃药"), (first.id, "snoozed", "吃药")]

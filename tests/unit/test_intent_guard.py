@@ -43,6 +43,8 @@ def writes(layer: IntentLayer, found: Route) -> list[str]:
     "look up the plumber's number in my notes", "find out what I spent on petrol last week",
     # 谁 asks who: a book's author, who has the ladder.
     "《红楼梦》的作者是谁", "梯子借给谁了",
+    # 多重, 多高, 多久 at the end ask how heavy, tall, long.
+    "猫咪体重那条笔记里咪咪多重", "宝宝现在多高了", "那个药膏开封多久了",
 ])
 def test_a_question_form_never_writes(layer: IntentLayer, text: str) -> None:
     found = route(layer, text)

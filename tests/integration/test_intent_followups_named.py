@@ -1,0 +1,104 @@
+"""Follow-ups that name a listed record by its words, add one more after a read, or give a
+detail of the record just made, through the intent layer in the real App (real SQLite, the
+real registry, the FakeClock; the scripted provider only where a turn reaches the model)."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from homeagent.clock import FakeClock
+from homeagent.llm.testing import ScriptedProvider
+from tests.integration.helpers import running_app, turn
+
+pytestmark = pytest.mark.anyio
+NOW = datetime(2026, 3, 4, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))  # a Wednesday
+
+
+def _app(make_config, provider: ScriptedProvider):
+    config = make_config(actions={"intent": True}, permissions={"classes": {"delete": "allow"}})
+    return running_app(config, provider=provider, clock=FakeClock(NOW))
+
+
+def _calls(events) -> list[tuple[str, dict]]:
+    return [(e.name, json.loads(e.arguments or "{}")) for e in events if e.type == "tool_call"]
+
+
+@pytest.mark.parametrize(("made", "show", "then", "action", "table", "column", "gone"), [
+    (["remind me to buy raffle tickets", "remind me to renew the car rego"], "What tasks do I have?",
+     "Delete the one about the raffle.", "delete_task", "tasks", "content", "buy raffle tickets"),
+    (["start a habit of cold showers every morning", "start a habit of reading every night"], "what habits do I have?",
+     "Delete the cold showers one, I'm done suffering.", "delete_habit", "habits", "name", "cold showers"),
+    (["add a countdown to prom on May 20", "add a countdown to the beach trip on June 1"], "show my countdowns",
+     "delete the prom one", "delete_countdown", "countdowns", "title", "prom"),
+    (["提醒我交电费", "提醒我写周报"], "我还有哪些任务", "周报那个删了", "delete_task", "tasks", "content", "写周报"),
+])
+async def test_a_listed_record_named_by_its_words_is_the_one_the_verb_acts_on(
+        make_config, made: list[str], show: str, then: str, action: str, table: str, column: str, gone: str) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        for said in made:
+            await turn(app, said)
+        before = {r[column] for r in await app.db.fetchall(f"SELECT {column} FROM {table}")}
+        await turn(app, show, channel="a")
+        events = await turn(app, then, channel="a")
+        after = {r[column] for r in await app.db.fetchall(f"SELECT {column} FROM {table}")}
+    assert gone in before and len(before) == 2
+    assert _calls(events) and _calls(events)[0][0] == action
+    assert before - after == {gone}
+
+
+@pytest.mark.parametrize(("ask", "then", "action", "sql", "value"), [
+    ("How much water have I had today?", "Add another 250.", "record_water", "SELECT amount_ml AS v FROM water_logs", 250),
+    ("心愿单里都有啥", "那再加一个足浴盆", "add_wishlist_item", "SELECT name AS v FROM wishlist_items", "足浴盆"),
+])
+async def test_one_more_after_a_read_is_written_where_the_read_looked(make_config, ask: str, then: str, action: str,
+                                                                      sql: str, value) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        await turn(app, ask)
+        events = await turn(app, then)
+        rows = [r["v"] for r in await app.db.fetchall(sql)]
+    assert provider.requests == []
+    assert _calls(events) and _calls(events)[0][0] == action
+    assert rows == [value]
+
+
+@pytest.mark.parametrize(("made", "then", "column", "value"), [
+    ("Book leg day with my PT Tuesday at 6:30am", "Put it at the Iron Temple gym.", "location", "Iron Temple gym"),
+    ("周六下午两点带孩子打疫苗", "放在社区医院", "location", "社区医院"),
+])
+async def test_where_an_event_is_said_right_after_it(make_config, made: str, then: str, column: str, value: str) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        await turn(app, made)
+        events = await turn(app, then)
+        rows = await app.db.fetchall(f"SELECT {column} FROM events")
+    assert provider.requests == []
+    assert _calls(events) and _calls(events)[0][0] == "update_event"
+    assert [r[column] for r in rows] == [value]
+
+
+async def test_a_priority_said_right_after_a_task_is_that_tasks(make_config) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        await turn(app, "Remind me to phone the plumber tomorrow")
+        events = await turn(app, "And mark it high priority while you're at it.")
+        rows = await app.db.fetchall("SELECT content, priority FROM tasks")
+    assert provider.requests == []
+    assert _calls(events) and _calls(events)[0][0] == "update_task"
+    assert [(r["content"], r["priority"]) for r in rows] == [("phone the plumber", "high")]
+
+
+async def test_a_wu_no_before_a_new_time_corrects_the_task(make_config) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        await turn(app, "明朝下半天三点去物业交管理费，侬帮我记一记")
+        events = await turn(app, "弗对，改到四点")
+        rows = await app.db.fetchall("SELECT due FROM tasks")
+    assert provider.requests == []
+    assert _calls(events) and _calls(events)[0][0] == "update_task"
+    assert [r["due"] for r in rows] == ["2026-03-05T16:00:00+08:00"]
