@@ -76,6 +76,9 @@ def _number(action: str, key: str, value: Any) -> float | None:
     if action == "record_sleep" and key == "hours":
         minutes = sleep_minutes(value)
         return None if minutes is None else minutes / 60
+    if key == "weight_kg" and isinstance(value, str) and "斤" in value and "公斤" not in value:
+        said = parse_number(value.replace("斤", "").strip()) or find_number(value)
+        return None if said is None else said / 2  # stored in kilograms, as record_body does: 斤 is half a kilogram
     if key in ("amount", "cost") and isinstance(value, str):
         try:
             return parse_money(value, "CNY").minor / 100

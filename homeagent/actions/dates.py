@@ -341,6 +341,17 @@ def _rules(s: str, now: datetime, prefer: Prefer) -> When | None:
     if day is None and re.search(r"(下个?月|next month)", s):
         day, explicit_day = add_months(today, 1), True
 
+    # Month and day in figures, as typed: 3/15, 3.12, 3.12号; a day first when the first figure
+    # cannot be a month (20/3). A time stays a time: "3.30pm", "at 3.30".
+    if day is None:
+        m = re.search(r"(?<![\d./:-])(\d{1,2})\s*([/.])\s*(\d{1,2})(?![\d/:]|\.\d)"
+                      r"(?!\s*(?:am|pm|a\.m|p\.m|点|點|时|時|%|度|斤|公斤|kg|块|元|k\b|w\b|万))", s)
+        if m and not (m.group(2) == "." and re.search(r"(?:\bat|@)\s*$", s[:m.start()])):
+            said_first, said_second = int(m.group(1)), int(m.group(3))
+            month, mday = (said_first, said_second) if 1 <= said_first <= 12 else (said_second, said_first)
+            if 1 <= month <= 12 and _valid(today.year, month, mday):
+                day, explicit_day = _roll_year(date(today.year, month, mday), today, prefer), True
+
     # Month and day: 5月20日, 5月20号, 2026年5月20日 (the ISO path took full dates), 20号.
     if day is None:
         m = re.search(rf"(?:(\d{{4}})\s*年\s*)?({NUM})\s*月\s*({NUM})\s*[日号]?", s)

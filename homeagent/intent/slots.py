@@ -45,7 +45,12 @@ _DAY_ZH = (r"(?:大后天|大前天|后天|前天|今天|今日|今晚|今早|�
            rf"(?:正|冬|腊|{_NUM})\s*月\s*(?:初(?:十|[一二三四五六七八九])|廿[一二三四五六七八九]?)|[正冬腊]月\s*{_NUM}|"
            rf"{_NUM}\s*月\s*(?:底|末)|月底|月末|年底|年末|(?:\d{{4}}\s*年\s*)?{_NUM}\s*月\s*{_NUM}\s*[日号]?|{_NUM}\s*[号日](?!\s*[后前元])|半\s*个?\s*(?:小时|钟头)\s*(?:后|以后|之后)|"
            rf"{_NUM}\s*个?\s*(?:分钟|小时|天|周|星期|个月)\s*(?:后|以后|之后|前|以前|之前)|本月|这个月|上个月|今年|"
-           rf"最近\s*{_NUM}?\s*天?|过去\s*{_NUM}\s*天)")
+           rf"最近\s*{_NUM}?\s*天?|过去\s*{_NUM}\s*天|"
+           # a month and day in figures: 3/15 always; 3.12 where a day is meant (3.12之前, 3.1开始的,
+           # 3.2去医院, 截止到3.20), never a decimal (体温38.5, 5.2k)
+           r"(?<![\d./:])(?:1[0-2]|0?[1-9])\s*/\s*(?:3[01]|[12]\d|0?[1-9])(?![\d/])|"
+           r"(?:(?<=[到至在于是从止])|(?<![\d.:]))(?:1[0-2]|0?[1-9])\.(?:3[01]|[12]\d|0?[1-9])(?![\d.])"
+           r"(?=\s*(?:号|日|之前|以前|前|开始|到期|截止|那天|当天|晚上|上午|下午|早上|中午|凌晨|夜里|去|回来|出发)))")
 WHEN_ZH_RE = re.compile(rf"(?:{_DAY_ZH}\s*(?:的)?\s*(?:{_CLOCK})?|{_CLOCK})")
 _WD = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 _EN_COUNT = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty-five|ninety)"
@@ -64,7 +69,7 @@ MONTH = _MON
 # Bounded by letters, not \b: "提醒我tomorrow交电费" has its date between two Han characters.
 WHEN_EN_RE = re.compile(rf"(?<![A-Za-z0-9])(?:{_EN_PART})(?:\s*,?\s*(?:at\s+)?(?:{_EN_PART}))*(?![A-Za-z0-9])", re.I)
 _MONEY_RE = re.compile(
-    rf"(?:HK\$|US\$|[¥￥$€£])\s*(?:\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.\d+)?(?:\s*[万千kK])?|\d+(?:\.\d+)?\s*[万千kK](?![a-z])(?:\s*(?:块钱|块|元))?|(?:\d{{1,3}}(?:,\d{{3}})+|{_NUM})(?:\.\d+)?\s*(?:[万千kK](?![a-z]))?\s*(?:块钱|块(?:\d|[一二两三四五六七八九半])(?:毛|角)?(?![\d零一二两三四五六七八九十百千万])|块|元|美元|美金|刀|欧元|英镑|日元|港币|"
+    rf"(?:HK\$|US\$|[¥￥$€£])\s*(?:\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.\d+)?(?:\s*[万千kKwW])?|\d+(?:\.\d+)?\s*[万千kKwW](?![a-z])(?:\s*(?:块钱|块|元))?|(?:\d{{1,3}}(?:,\d{{3}})+|{_NUM})(?:\.\d+)?\s*(?:[万千kKwW](?![a-z]))?\s*(?:块钱|块(?:\d|[一二两三四五六七八九半])(?:毛|角)?(?![\d零一二两三四五六七八九十百千万])|块|元|美元|美金|刀|欧元|英镑|日元|港币|"
     r"yuan|kuai|rmb|dollars?|bucks?|euros?|pounds?|quid|yen|usd|cny|eur|gbp)|(?<![\d.,])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d.])",
     re.I,
 )
@@ -156,12 +161,12 @@ def _quantity(value: str) -> str:
 
 
 def _amount(value: str) -> Any:
-    """"1.2万" → 12000, "3k" → 3000; other amounts stay as said (currency words included),
+    """"1.2万" → 12000, "3k" → 3000, "1.5w" → 15000 (w for 万, as typed in Chinese); other amounts stay as said (currency words included),
     less their thousands separators ("¥1,200" → "¥1200")."""
     value = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", value)
-    m = re.fullmatch(r"[¥￥]?\s*(\d+(?:\.\d+)?)\s*([万千kK])\s*(?:块钱|块|元)?", value.strip())
+    m = re.fullmatch(r"[¥￥]?\s*(\d+(?:\.\d+)?)\s*([万千kKwW])\s*(?:块钱|块|元)?", value.strip())
     if m:
-        number = float(m.group(1)) * {"万": 10_000, "千": 1000, "k": 1000, "K": 1000}[m.group(2)]
+        number = float(m.group(1)) * {"万": 10_000, "千": 1000, "k": 1000, "w": 10_000}[m.group(2).casefold()]
         return int(number) if number.is_integer() else number
     return value.strip()
 _TITLE_QUOTE_RE = re.compile(r"[《「“\"]([^》」”\"]+)[》」”\"]")
@@ -310,6 +315,8 @@ def generic(text: str, name: str, props: Mapping[str, Any], required: Sequence[s
     if "end" in when_keys and re.search(r"结束|完了|ended|is over|finished", core, re.I):
         when_keys.remove("end")
         when_keys.insert(0, "end")
+    if found and "rating" in props and re.fullmatch(r"\d{1,2}\s*/\s*\d{1,2}", found[0]):
+        found = None  # "10/10", "8/10" beside a film or a book: its score, not a day
     if found and when_keys:
         value = found[0]
         ok = read and (value in _PERIODS or bool(re.match(r"(?:this|last|next|past) ", value, re.I)))
@@ -533,6 +540,10 @@ def find_day(text: str) -> bool:
 # "加进购物单", ", put him in contacts", ", calendar please"): what is left of it once its
 # command words, the lists' own names and the particles are taken out is nothing.
 _COMMAND_ZH_RE = re.compile(
+    # (the longer forms first: "存一存" before "存")
+    # the verb's other forms ("帮我存一存", "你记着点", "补上"); a record's kind stays, as the cue
+    # it is ("记收入", "记一笔体温")
+    r"记个就诊|记一下就诊|记就诊|记个看病|记一下看病|存一存|记一记|记着点|补上|补一下|补记|搁上|搁着|搁|买东西的单子|单子|忘记|忘了|把|这|她|他|只|"
     r"帮我|帮忙|给我|麻烦|劳烦|拜托|请|你|您|先|顺便|赶紧|记得|别忘了|可以|"
     r"记下来|记下|记住|记上|记一下|记一哈|记录下?|记着|记账|记|存起来|存着|存下|存一下|存|登记|录入|录|"
     r"加进去|加进|加到|加入|加上|加|放进|放到|放在|放|写进|写到|写上|写下|写|保存|收藏|标记|倒数|倒计时|打个点|打卡|"

@@ -257,3 +257,20 @@ def test_a_weekday_read_alone_is_that_day_and_next_month_is_its_days() -> None:
 )
 def test_the_small_hours_of_the_night_are_after_midnight(text: str, expected: str) -> None:
     assert parse_when(text, NOW, prefer="past").value.strftime("%Y-%m-%dT%H:%M") == expected
+
+
+@pytest.mark.parametrize(("said", "prefer", "expected"), [
+    # A month and day in figures, as typed: 3/15, 3.12, with a time after it.
+    ("3/10", "future", datetime(2026, 3, 10, 0, 0, tzinfo=TZ)),
+    ("3.12", "future", datetime(2026, 3, 12, 0, 0, tzinfo=TZ)),  # (once read as 03:12)
+    ("3.12号", "future", datetime(2026, 3, 12, 0, 0, tzinfo=TZ)),
+    ("3/18上午10点", "future", datetime(2026, 3, 18, 10, 0, tzinfo=TZ)),  # (once today's 10:00)
+    ("6.20", "future", datetime(2026, 6, 20, 0, 0, tzinfo=TZ)),
+    ("3.1", "past", datetime(2026, 3, 1, 0, 0, tzinfo=TZ)),
+    ("20/3", "future", datetime(2026, 3, 20, 0, 0, tzinfo=TZ)),  # the first cannot be a month: day first
+    ("3/18 10am", "future", datetime(2026, 3, 18, 10, 0, tzinfo=TZ)),
+    # A time with a point stays a time.
+    ("3.30pm", "future", datetime(2026, 3, 4, 15, 30, tzinfo=TZ)),
+])
+def test_a_month_and_day_in_figures(said: str, prefer: str, expected: datetime) -> None:
+    assert parse_when(said, NOW, prefer=prefer).value == expected  # type: ignore[arg-type]

@@ -359,3 +359,61 @@ def test_the_grader_takes_a_goals_title_with_or_without_the_number_it_stores() -
                                      {"title": "lose before summer", "target": 5, "unit": "kg"})
     assert not grade.goal_title_same("update_goal_progress", "title", "read 24 books",
                                      {"title": "read books", "target": 24})
+
+
+def test_the_grader_reads_a_weight_in_jin_as_the_kilograms_record_body_stores() -> None:
+    grade = _grader()
+    assert grade.arg_matches("record_body", "weight_kg", 64, "一百二十八斤")
+    assert grade.arg_matches("record_body", "weight_kg", 65, "130斤")
+    assert not grade.arg_matches("record_body", "weight_kg", 128, "一百二十八斤")
+    assert grade.arg_matches("record_body", "weight_kg", 64, "64公斤")
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # w is 万 as typed in Chinese: 1.5w, 1w.
+    ("工资到了，1.5w，记到收入", "record_transaction", {"amount": 15000, "type": "income"}),
+    ("俺从俺姐那借了1w买化肥", "record_money_lend", {"amount": 10000, "direction": "borrowed"}),
+    ("房租2.2W", "record_transaction", {"amount": 22000}),
+])
+def test_an_amount_in_wan_typed_as_w(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "key"), [
+    # A closing clause that only asks to keep the record is no note: 帮我存一存, 你记着点.
+    ("沈大成有张八五折的券，下礼拜天到期，帮我存一存", "add_coupon", "note"),
+    ("那个电池，五号电池，你给我放到买东西的单子上", "add_shopping_item", "note"),
+    ("二甲双胍早上吃了两片，你记着点", "record_medication", "note"),
+])
+def test_a_closing_command_clause_is_no_note(layer: IntentLayer, text: str, action: str, key: str) -> None:
+    args = layer.fill(action, text)
+    assert key not in args or not any(w in str(args[key]) for w in ("记", "存", "放到")), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # The kind of record named in the closing clause is its cue, not a command word to drop.
+    ("今天流水一共八千六百四十块五毛，记收入", "record_transaction", {"type": "income"}),
+    ("小囡今天凌晨两点烧到39.2度，记一笔体温", "record_health", {"metric": "体温"}),
+])
+def test_a_closing_clause_that_names_the_kind_keeps_it(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # A month and day typed in figures is the record's day, not part of its name.
+    ("交房租那个待办改到3/10", "update_task", {"due": "3/10"}),
+    ("3.12之前把房租5.2k转给房东，加到待办里", "create_task", {"due": "3.12", "content": "把房租5.2k转给房东"}),
+    ("例假是3.1开始的，忘记记了，补上", "record_period", {"start": "3.1"}),
+    ("3.2去社区医院量了眼压，医生说没事，记个就诊", "record_medical", {"date": "3.2", "note": "医生说没事"}),
+    # A decimal is no day: a temperature, an amount.
+    ("体温38.5", "record_health", {"value": "38.5"}),
+    ("打车花了5.2", "record_transaction", {"amount": "5.2"}),
+    # Beside a film or a book, 10/10 and 8/10 are its score.
+    ("just binged all of The Bear, 10/10 no notes", "record_movie", {"rating": 10, "date": None}),
+    ("watched 流浪地球2 last night, 8/10", "record_movie", {"rating": 8, "date": "last night"}),
+])
+def test_a_month_and_day_typed_in_figures(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
