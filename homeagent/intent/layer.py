@@ -69,6 +69,7 @@ from homeagent.intent.listing import (
     asked_again,
     listing_of,
     named_row,
+    named_words,
     ordinal,
     row_of,
 )
@@ -77,6 +78,7 @@ from homeagent.intent.objects import CREATES, category_said, names_apart, note_w
 from homeagent.intent.records import TITLE_EN, contact
 from homeagent.intent.shift import Shift, apply_shift, bare, find_shift, name_of
 from homeagent.intent.slots import (
+    command_clause,
     find_day,
     find_mode,
     find_when,
@@ -184,7 +186,7 @@ _FREQUENCY_RE = re.compile(r"(?P<weekly>每周|每星期|每个星期|每礼拜|
                            r"|每天|每日|天天|\bdaily\b|\bnightly\b|\bevery (?:day|night|morning|evening)\b", re.I)
 _VERB_WORDS = (
     ("delete", re.compile(r"删|取消|不要了|去掉|delete|remove|cancel|get rid", re.I)),
-    ("complete", re.compile(r"完成|做完|搞定|买了|买到|买好|已经买|done|finished|complete|\bgot\b|bought|picked up", re.I)),
+    ("complete", re.compile(r"完成|做完|办完|办好了|弄完|干完|搞完|搞定|买了|买到|买好|已经买|done|finished|complete|\bgot\b|bought|picked up", re.I)),
     ("update", re.compile(r"改|换|推迟|提前|挪|暂停|恢复|归档|补充|加一句|change|move|reschedule|push|update|make it|pause|resume"
                           r"|archive|\badd\b.+\bto (?:it|that)\b|append|make that", re.I)),
 )
@@ -217,6 +219,8 @@ _FIELD_RES = (
     ("append", re.compile(r"^(?:再)?(?:补充一句|补充一下|补一句|补充|加一句|添一句)[，,：:\s]*(?P<v>.{2,80})$"
                           r"|^(?:and\s+)?(?:also\s+)?add (?:that|this)\s*[:,]?\s+(?P<v2>.{2,80}?)[.!]*$", re.I)),
 )
+# The same again ("…as well", "昨天也跑了"): see `_another_day`.
+_ALSO_RE = re.compile(r"也|同样|一道|一起|照样|\b(?:as well|too|also|again)\b", re.I)
 _WHILE_AT_IT_RE = re.compile(r"[,，]?\s*(?:while (?:you're|you are|we're|we are) at it|as well|too)(?=[\s.!]*$)", re.I)
 _PRIORITY_WORDS = {"high": "high", "top": "high", "urgent": "high", "高": "high", "medium": "medium", "中": "medium",
                    "low": "low", "低": "low"}
@@ -396,7 +400,10 @@ _DELETED_AT_END_RE = re.compile(r"[，,。；;]\s*(?:那条|这条|那个|这个
 _WHEN_FIX_RE = re.compile(
     r"^(?:不对[\s，,]*)?不是\s*(?P<zh_a>[^，,。]{1,12}?)\s*[，,]?\s*(?:而是|应该是|是|改成|改到)\s*(?P<zh_b>[^，,。]{1,16}?)[\s。!！吧啊]*$"
     r"|^(?:(?:no|sorry|oops)[\s,，]*)*not (?P<en_a>[\w' ]{1,24}?)[\s,，]+(?:but |it's |it is |i meant |i mean )?(?P<en_b>[\w' :]{1,30}?)[\s.!]*$"
-    r"|^(?:(?:no|sorry|oops)[\s,，]*)*(?P<en_b2>[\w' :]{1,30}?)[\s,，]+not (?P<en_a2>[\w' ]{1,24}?)[\s.!]*$",
+    r"|^(?:(?:no|sorry|oops)[\s,，]*)*(?P<en_b2>[\w' :]{1,30}?)[\s,，]+not (?P<en_a2>[\w' ]{1,24}?)[\s.!]*$"
+    # "不对不对，是周日，时间不变", "说错了，是后天": the right day alone, after a word that says it was wrong
+    r"|^(?:不对|说错了|错了|搞错了|记错了|弄错了)(?:[\s，,]*(?:不对|说错了|错了))*[\s，,]*(?:应该是|是)\s*(?P<zh_c>[^，,。]{1,16}?)"
+    r"(?:[\s，,]*(?:时间不变|时间照旧|其他不变|别的不变|其他照旧))?[\s。!！吧啊的]*$",
     re.I,
 )
 _ENUM_AFTER_MATCH = ("status", "meal", "kind", "type", "priority")
@@ -1033,9 +1040,9 @@ class IntentLayer:
         if m is None or ctx.last_id is None:
             return None
         wrong = next((g for g in (m.group("zh_a"), m.group("en_a"), m.group("en_a2")) if g), "").strip()
-        right = next((g for g in (m.group("zh_b"), m.group("en_b"), m.group("en_b2")) if g), "").strip()
+        right = next((g for g in (m.group("zh_b"), m.group("en_b"), m.group("en_b2"), m.group("zh_c")) if g), "").strip()
         said = find_when(right)
-        if not wrong or find_when(wrong) is None or said is None or said[0] != right:
+        if (not m.group("zh_c") and (not wrong or find_when(wrong) is None)) or said is None or said[0] != right:
             return None
         entity = _entity(ctx.last_action)
         target = next((n for n in self._actions if n.startswith("update_") and _entity(n) == entity), None)
@@ -1388,6 +1395,9 @@ class IntentLayer:
         if again and again.end() < len(text) and writer is not None:
             # "How much water have I had today?" … "Add another 250": one more where the read looked
             return self._one_more(writer, text[again.end():], prediction, ctx, lang)
+        another_day = self._another_day(text, ctx, prediction, lang)
+        if another_day is not None:
+            return another_day
         if not ctx.last_action:
             return None
         entity = _entity(ctx.last_action)
@@ -1452,6 +1462,38 @@ class IntentLayer:
         args = self._record_args(target, verb, ctx.last_id, text, ctx)
         return Route("intent", target, 1.0, calls=[ToolCall(_call_id(), target, json.dumps(args, ensure_ascii=False))],
                      candidates=prediction.ranked[:5], language=lang, reason="follow-up")
+
+    def _another_day(self, text: str, ctx: _Context, prediction: Prediction, lang: str) -> Route | None:
+        """"And yesterday's as well", "昨天也跑了，一道补上" right after a check-in or a record:
+        the same again, on the day said."""
+        # (what the last turn did: a check-in keeps its habit as the record "it" means)
+        action, before = (ctx.done[-1][0], ctx.done[-1][1]) if ctx.done else ("", {})
+        if not action.startswith(("check_in_", "record_")) or not _ALSO_RE.search(text) or len(text) > 40 \
+                or _ASKS_RE.search(text) or _QUESTION_RE.search(text):
+            return None
+        found = find_when(text)
+        spec = self.registry.get(action)
+        if found is None or spec is None:
+            return None
+        props = dict(spec.parameters).get("properties", {})
+        when_keys = [k for k in props if is_when(props[k])]
+        if not when_keys:
+            return None
+        # (what was said of that one time, its note, is not said again)
+        args = {k: v for k, v in before.items() if k not in when_keys and k not in ("id", "note", "notes")}
+        key = next((k for k in when_keys if k in before), when_keys[0])
+        args[key] = found[0]
+        said = self.fill(action, text)
+        if any(isinstance(v, str) and isinstance(before.get(k), str) and k not in when_keys
+               and not command_clause(_ALSO_RE.sub("", v).replace("的", "")) and not (
+                _norm_words(_ALSO_RE.sub("", v)) in _norm_words(before[k]) or _norm_words(before[k]) in _norm_words(v))
+               for k, v in said.items() if k in _LOOKUP_KEYS or k in ("food", "activity", "meal", "medicine")):
+            return None  # "昨天晚饭吃的饺子也补上": another record, of its own words
+        # a new count or amount said with it ("昨天也喝了三杯"); its words name nothing new
+        args.update({k: v for k, v in said.items()
+                     if k in props and k in args and k not in when_keys and k not in _LOOKUP_KEYS
+                     and (isinstance(v, int | float) and not isinstance(v, bool) or isinstance(v, str) and re.search(r"\d|[一两二三四五六七八九十半]", v))})
+        return self._calls(action, args, prediction, lang, ctx=ctx, reason="follow-up: another day")
 
     def _one_more(self, action: str, rest: str, prediction: Prediction, ctx: _Context, lang: str) -> Route:
         """"再加一个鸡蛋", "add another 250": one more record of `action`, of the words after."""
@@ -1602,8 +1644,17 @@ class IntentLayer:
                 return call(writer, {main: asked.strip()}, "follow-up: add what was asked about")
         which = ordinal(text)
         at = row_of(listing, which) if which is not None else None
-        if at is None and any(rx.search(text) for _, rx in _VERB_WORDS):
+        verb_said = next((v for v, rx in _VERB_WORDS if rx.search(text)), None)
+        if at is None and verb_said is not None:
             at = named_row(listing, text)  # "delete the prom one", "周报那个删了"
+            named = named_words(text) if at is None else None
+            target = self._target(verb_said, _entity(listing.action)) if named is not None else None
+            spec_t = self.registry.get(target) if target is not None else None
+            lookup = next((k for k in _LOOKUP_KEYS if k in dict(spec_t.parameters).get("properties", {})), None) \
+                if spec_t is not None else None
+            if target is not None and lookup is not None and named is not None and verb_said != "update":
+                # named, but not on the rows shown: the action finds the record by those words
+                return call(target, {lookup: named}, "follow-up: named")
         more = _ADD_MORE_RE.match(text.strip()) if len(listing.ids) == 1 and _entity(listing.action) == "goal" else None
         if at is None and len(listing.ids) == 1 and (more or (
                 _PRONOUN_RE.search(text) and any(rx.search(text) for _, rx in _VERB_WORDS))):
@@ -1853,6 +1904,10 @@ def _fingerprint(key: str) -> str:
 _COMMAND_WORDS_RE = re.compile(
     r"优先级|设成|设为|设置|改成|改为|改到|换成|换到|调成|调到|标记|完成|搞定|勾掉|位置|地点|地方|标签|截止|时间|日期|提醒|一下|吧|了|的|高|低|中"
     r"|\b(?:and|also|then|change|set|make|mark|it|as|the|to|location|venue|place|priority|tag|done|complete|high|low|medium)\b", re.I)
+
+
+def _norm_words(text: str) -> str:
+    return re.sub(r"[\W_]+", "", text).casefold()
 
 
 def _only_command_words(value: str, args: Mapping[str, Any], key: str) -> bool:

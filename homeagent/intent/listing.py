@@ -84,14 +84,21 @@ _NAMED_ZH_RE = re.compile(r"(?P<c>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)(?:的)?(?:那
 _NAMED_LEAD_ZH = re.compile(r"^(?:还有|另外|然后|把|就|也|再|是|给|将|不是这个|不对)+")
 
 
-def named_row(listing: Listing, text: str) -> int | None:
-    """The index of the one listed row whose words the follow-up names ("delete the prom one"
-    after the countdowns were shown), or None when no row, or more than one, has them."""
+def named_words(text: str) -> str | None:
+    """The words a follow-up names a record by: "the prom one", "the one about the raffle",
+    "周报那个"; None when it names none."""
     m = _NAMED_EN_RE.search(text)
     said = (m.group("a") or m.group("b")) if m else None
     if said is None and (zh := _NAMED_ZH_RE.search(text)) is not None:
         said = _NAMED_LEAD_ZH.sub("", zh.group("c"))
-    if not said or len(said.strip()) < 2:
+    return said.strip() if said and len(said.strip()) >= 2 else None
+
+
+def named_row(listing: Listing, text: str) -> int | None:
+    """The index of the one listed row whose words the follow-up names ("delete the prom one"
+    after the countdowns were shown), or None when no row, or more than one, has them."""
+    said = named_words(text)
+    if said is None:
         return None
     words = said.casefold().split()
     hits = [k for k, row in enumerate(listing.rows)

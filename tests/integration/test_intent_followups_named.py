@@ -102,3 +102,71 @@ async def test_a_wu_no_before_a_new_time_corrects_the_task(make_config) -> None:
     assert provider.requests == []
     assert _calls(events) and _calls(events)[0][0] == "update_task"
     assert [r["due"] for r in rows] == ["2026-03-05T16:00:00+08:00"]
+
+
+async def test_a_record_named_after_a_listing_is_found_even_off_the_page_shown(make_config) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        for n in range(11):
+            await turn(app, f"提醒我明天整理第{n}号抽屉")
+        await turn(app, "remind me to buy raffle tickets next month")  # the twelfth: not on a page of ten
+        await turn(app, "What tasks do I have?", channel="a")
+        events = await turn(app, "Delete the one about the raffle.", channel="a")
+        route = app.intent.last_route
+        left = [r["content"] for r in await app.db.fetchall("SELECT content FROM tasks")]
+    assert provider.requests == []
+    assert route.reason == "follow-up: named"
+    assert _calls(events) == [("delete_task", {"content": "raffle"})]
+    assert len(left) == 11 and "buy raffle tickets" not in left
+
+
+async def test_a_listed_row_said_done_with_ban_wan(make_config) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        for said in ("提醒我明天交电费", "提醒我周五交房租", "提醒我下周一寄快递"):
+            await turn(app, said)
+        await turn(app, "我还有啥事没办？")
+        events = await turn(app, "第二个办完了")
+        done = [r["content"] for r in await app.db.fetchall("SELECT content FROM tasks WHERE status = 'done'")]
+    assert provider.requests == []
+    assert _calls(events) and _calls(events)[0][0] == "complete_task"
+    assert len(done) == 1
+
+
+@pytest.mark.parametrize(("first", "then", "table", "column"), [
+    ("Did my yoga today, tick it off", "And yesterday's as well, I forgot.", "habit_checkins", "day"),
+    ("跑步打卡，今天跑了五公里", "昨天也跑了，一道补上", "habit_checkins", "day"),
+])
+async def test_the_same_again_on_another_day(make_config, first: str, then: str, table: str, column: str) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        await turn(app, "start a daily habit of yoga")
+        await turn(app, "新建一个习惯：跑步")
+        made = await turn(app, first)
+        events = await turn(app, then)
+        days = sorted(r[column] for r in await app.db.fetchall(f"SELECT {column} FROM {table}"))
+    assert provider.requests == []
+    assert _calls(made) and _calls(events) and _calls(events)[0][0] == _calls(made)[0][0] == "check_in_habit"
+    assert days == ["2026-03-03", "2026-03-04"]
+
+
+async def test_the_same_again_on_another_day_with_its_new_amount(make_config) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        await turn(app, "今天喝了两杯水")
+        events = await turn(app, "昨天也喝了三杯")
+        rows = sorted((r["amount_ml"], r["day"]) for r in await app.db.fetchall("SELECT amount_ml, day FROM water_logs"))
+    assert provider.requests == []
+    assert _calls(events) and _calls(events)[0][0] == "record_water"
+    assert rows == [(500, "2026-03-04"), (750, "2026-03-03")]
+
+
+async def test_another_day_with_words_of_its_own_is_another_record(make_config) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        await turn(app, "早饭吃了两个包子")
+        events = await turn(app, "昨天晚饭吃的饺子也补上")
+        foods = sorted(r["food"] for r in await app.db.fetchall("SELECT food FROM diets"))
+    assert provider.requests == []
+    assert _calls(events) and _calls(events)[0][0] == "record_diet"
+    assert foods == ["两个包子", "饺子"]

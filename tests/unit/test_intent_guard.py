@@ -128,6 +128,10 @@ def test_slang_for_a_delete_runs_it_or_offers_it_first(layer: IntentLayer) -> No
     ("no, not Thursday, Friday", "create_task", {"due": "2026-03-05"}, "update_task", {"due": "Friday"}),
     ("Friday, not Thursday", "create_event", {"start": "2026-03-05T14:00:00+08:00"}, "update_event",
      {"start": "2026-03-06 14:00"}),
+    # Only the right day, after a word that says it was wrong; the time kept.
+    ("不对不对，是周日，时间不变", "create_task", {"due": "2026-03-07T09:00:00+08:00"}, "update_task",
+     {"due": "2026-03-08 09:00"}),
+    ("说错了，是后天", "create_event", {"start": "2026-03-05T14:00:00+08:00"}, "update_event", {"start": "2026-03-06 14:00"}),
 ])
 def test_a_time_put_right_moves_the_record_just_made(layer: IntentLayer, text: str, last: str, data: dict,
                                                      action: str, args: dict) -> None:
