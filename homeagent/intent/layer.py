@@ -219,6 +219,16 @@ _FIELD_RES = (
     ("append", re.compile(r"^(?:再)?(?:补充一句|补充一下|补一句|补充|加一句|添一句)[，,：:\s]*(?P<v>.{2,80})$"
                           r"|^(?:and\s+)?(?:also\s+)?add (?:that|this)\s*[:,]?\s+(?P<v2>.{2,80}?)[.!]*$", re.I)),
 )
+# "那个什么，" while the word is searched for: no question.
+_WHAT_FILLER_RE = re.compile(r"(?:那个|那)什么(?:来着)?\s*[，,、]")
+# An order with a tag asking whether it can be done ("Add Milo to the list can?", "…, change the
+# deadline to 20 March can or not?"): a request, not a question.
+_TAG_REQUEST_RE = re.compile(r"(?:^|[,，;]\s*)(?:pls\s+|please\s+|can\s+)?(?:add|remind|put|delete|remove|set|create|make|book"
+                             r"|log|record|change|move|cancel|save|mark|tick|note|track|schedule|chope)\b.*\b(?:can|can or not"
+                             r"|can anot|ok|okay)\s*[?？]+\s*$", re.I)
+# What one goes off to do, said where a place would be ("喝酒去了", "吃饭去了"): no place.
+_DOING_NOT_PLACE_ZH = re.compile(r"(?:喝|吃|睡|玩|打|看|买|做|洗|遛|逛|跑|钓|唱|泡|撸|搓)[\u4e00-\u9fff]{0,2}"
+                                 r"(?<![店馆院站场园楼路街家司校区城村寺庙湖山])")
 # The same again ("…as well", "昨天也跑了"): see `_another_day`.
 _ALSO_RE = re.compile(r"也|同样|一道|一起|照样|\b(?:as well|too|also|again)\b", re.I)
 _WHILE_AT_IT_RE = re.compile(r"[,，]?\s*(?:while (?:you're|you are|we're|we are) at it|as well|too)(?=[\s.!]*$)", re.I)
@@ -696,10 +706,12 @@ class IntentLayer:
             return Route("intent", "help", 1.0, answer=self.help_text(lang), language=lang, reason="help")
         # (what the household quotes is a name, not part of the asking: "put 'book the check-up' on…")
         said, bare_said = unquoted(text.strip()), unquoted(stripped)
+        # ("在那个，那个什么，红星饭店": a word searched for, no question; "…, high priority can?": a request)
+        said, bare_said = _WHAT_FILLER_RE.sub("，", said), _WHAT_FILLER_RE.sub("，", bare_said)
         question = (bool(_ASKS_RE.search(said) or _ASKS_RE.search(_PARTICLE_RE.sub("", said))) or (
             bool(_QUESTION_RE.search(said) or _QUESTION_RE.search(bare_said))
             and (not _REQUEST_RE.search(said) or bool(_FIND_OUT_RE.search(bare_said))))) and not (
-            _TRAILING_ORDER_RE.search(said) and not re.search(r"[?？]\s*$", said))
+            _TRAILING_ORDER_RE.search(said) and not re.search(r"[?？]\s*$", said)) and not _TAG_REQUEST_RE.search(said)
         if _UNDO_RE.match(stripped) or _UNDO_RE.match(text.strip()):
             return self._undo(ctx, lang)
         retarget = self._retarget(stripped, ctx, lang)
@@ -907,6 +919,10 @@ class IntentLayer:
         if any(isinstance(v, str) and _BARE_PRONOUN_RE.fullmatch(v.strip()) for v in args.values()):
             # "把它改到4点" with nothing touched before: which record is meant is unknown.
             return self._to_model(text, lang, prediction, tools, question, reason="no referent")
+        place = args.get("place")
+        if label == "record_trajectory" and isinstance(place, str) and _DOING_NOT_PLACE_ZH.fullmatch(place.strip()):
+            # "喝酒去了哈 回来再唠": off to do something, not a place arrived at
+            return self._to_model(text, lang, prediction, tools, question, reason="no place said")
         return self._calls(label, args, prediction, lang, question=question, ctx=ctx)
 
     # -- undo and retarget ----------------------------------------------------------------

@@ -190,8 +190,13 @@ _EN_FRAME_RE = re.compile(r"\s+(?:to|on|in|into|onto|from)\s+(?:my|the|our)\s+(?
                           r"|to-do list|todo list|notes?|habits?)$|\s+(?:habit|task|note)$", re.I)
 
 
+# "…to the shopping list can?", "…can or not?": asking whether it can be done, at the end
+_CAN_TAG_RE = re.compile(r"[\s,，]*\b(?:can(?: or not| anot| not)?|ok(?:ay)?)\s*[?？]+\s*$", re.I)
+
+
 def strip_polite(text: str) -> str:
     core = _LEAD_RE.sub("", text.strip())
+    core = _CAN_TAG_RE.sub("", core) if not re.match(r"(?:is|are|do|does|did|can|could|will|would)\b", core, re.I) else core
     core = _TAIL_RE.sub("", core)
     return core.strip(_PUNCT) or text.strip()
 

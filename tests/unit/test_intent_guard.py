@@ -65,6 +65,15 @@ def test_a_remark_reaches_the_model_with_no_action(layer: IntentLayer, text: str
     assert not {t.name for t in found.tools} & set(layer.templates), found.trace()
 
 
+@pytest.mark.parametrize(("text", "written"), [
+    # Off to do something is no place arrived at; a place is.
+    ("喝酒去了哈 回来再唠", False), ("我到虹桥火车站了", True), ("记一下，我现在在开元广场", True),
+])
+def test_going_off_to_do_something_records_no_place(layer: IntentLayer, text: str, written: bool) -> None:
+    found = route(layer, text)
+    assert bool(writes(layer, found)) == written, found.trace()
+
+
 @pytest.mark.parametrize(("text", "action"), [
     # A remark's mark beside a request: the request wins.
     ("哈哈，提醒我明天下午三点交电费", "create_task"),

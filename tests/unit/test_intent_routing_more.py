@@ -187,3 +187,28 @@ def test_a_deadline_a_phone_and_coordinates_name_the_record(layer: IntentLayer, 
 @pytest.mark.parametrize("text", ["What's a good name for a cat?", "这道菜叫什么名字好听"])
 def test_a_question_about_a_name_is_not_about_the_assistant(layer: IntentLayer, text: str) -> None:
     assert route(layer, text).label != "who_am_i"
+
+
+@pytest.mark.parametrize(("text", "action", "args"), [
+    # An order with a tag asking whether it can be done is a request, and the tag no part of a value.
+    ("Add task lah, renew my passport before end of the month, high priority can?", "create_task",
+     {"content": "renew my passport", "priority": "high"}),
+    ("Add Milo and kopi-o packets to the shopping list can?", "add_shopping_item", {"item": "kopi-o packets"}),
+    ("The passport task, change deadline to 20 March can or not?", "update_task", {"due": "20 March"}),
+    # "那个什么，" while a word is searched for asks nothing.
+    ("嗯，就是说，我们那个老战友聚会啊，3月15号，中午，十一点半，在那个，那个什么，红星饭店，对，红星饭店，你给我排上",
+     "create_event", {}),
+])
+def test_an_order_that_sounds_like_a_question_still_runs(layer: IntentLayer, text: str, action: str, args: dict) -> None:
+    import json
+
+    found = route(layer, text)
+    assert [c.name for c in found.calls][:1] == [action], found.trace()
+    said = [json.loads(c.arguments) for c in found.calls]
+    assert all(any(a.get(k) == v for a in said) for k, v in args.items()), said
+
+
+@pytest.mark.parametrize("text", ["is milk on the list, can?", "你想吃什么，我去买", "那个什么，明天几点开会来着？"])
+def test_a_question_with_a_tag_or_a_filler_is_still_no_write(layer: IntentLayer, text: str) -> None:
+    found = route(layer, text)
+    assert not [c for c in found.calls if layer.registry.get(c.name).permission.value in ("write", "delete")], found.trace()
