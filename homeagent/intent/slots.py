@@ -205,11 +205,18 @@ def is_when(prop: Mapping[str, Any]) -> bool:
     return "照抄用户的说法" in str(prop.get("description", ""))
 
 
+# Slang said around a value, no part of it: "中考 dddd", "螺蛳粉yyds", "lowkey finish my chem lab".
+_SLANG_END = re.compile(r"\s*(?:yyds|xswl|dddd|绝绝子|好耶|求求(?:你)?了?|哈哈+|嘿嘿|(?<![A-Za-z])(?:lol|lmao|haha+|hehe|ngl|tbh|no cap|lah|leh|lor))$",
+                        re.I)
+_SLANG_LEAD = re.compile(r"^(?:lowkey|highkey|ngl|tbh|srsly|honestly)\b[\s,]*", re.I)
+
+
 def _clean(value: str) -> str:
     value = value.strip(_PUNCT)
     for _ in range(3):
         value = _FILLERS.sub("", value).strip(_PUNCT)
-    return value
+    # (a value that is all slang stays: a mood of 绝绝子 is what was felt)
+    return _SLANG_LEAD.sub("", _SLANG_END.sub("", value)).strip(_PUNCT) or value
 
 
 PLACE_END_ZH = re.compile(r"(?:会议室|教室|办公室|室|厅|馆|店|楼|层|园|院|所|中心|场|家|号|路|街|区|站|吧|部|门|口|村|镇|城|市|山|湖|边|里|上|下|旁|前|后"

@@ -417,3 +417,17 @@ def test_a_closing_clause_that_names_the_kind_keeps_it(layer: IntentLayer, text:
 def test_a_month_and_day_typed_in_figures(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = layer.fill(action, text)
     assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "expected"), [
+    # Slang around a value is no part of it.
+    ("帮我建个中考倒计时 6月20号 dddd", "create_countdown", {"title": "中考"}),
+    ("昨天晚饭螺蛳粉yyds，大概六百大卡", "record_diet", {"food": "螺蛳粉"}),
+    ("lowkey finish my chem lab report by friday", "create_task", {"content": "finish my chem lab report"}),
+    ("心愿单加个switch2 求求了", "add_wishlist_item", {"item": "switch2"}),
+    # A value that is all slang stays what was said.
+    ("心情绝绝子", "record_mood", {"mood": "绝绝子"}),
+])
+def test_slang_around_a_value_is_no_part_of_it(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
+    args = layer.fill(action, text)
+    assert _has(args, expected), args
