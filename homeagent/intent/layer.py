@@ -1423,9 +1423,7 @@ class IntentLayer:
         too = _TOO_RE.match(text)  # "and oranges too": one more of the same
         if too and ctx.last_action.startswith(_LOOKUP_ACTIONS):
             # "and the piano one too" right after ticking one off: the same, on the record named
-            spec = self.registry.get(ctx.last_action)
-            props = dict(spec.parameters).get("properties", {}) if spec is not None else {}
-            lookup = next((k for k in _LOOKUP_KEYS if k in props), None)
+            lookup = self._lookup_key(ctx.last_action)
             name = _THE_ONE_RE.sub("", too.group(1)).strip()
             if lookup is not None and len(name) >= 2:
                 return Route("intent", ctx.last_action, 1.0, calls=[ToolCall(_call_id(), ctx.last_action, json.dumps(
@@ -1460,7 +1458,7 @@ class IntentLayer:
             return None
         named = _NAMED_THAT_ZH.search(text)
         name = _NAME_LEAD_ZH.sub("", named.group("x")) if named is not None and not bare_verb else ""
-        verb = next((v for v, rx in _VERB_WORDS if rx.search(text)), None)
+        verb = _verb_of(text)
         if verb is None:
             return None
         target = self._target(verb, entity)
@@ -1468,9 +1466,7 @@ class IntentLayer:
             return None
         if len(name) >= 2:
             # "还有打印合同那个，也删了": the same verb on the record those words name, not the last one
-            spec = self.registry.get(target)
-            props = dict(spec.parameters).get("properties", {}) if spec is not None else {}
-            lookup = next((k for k in _LOOKUP_KEYS if k in props), None)
+            lookup = self._lookup_key(target)
             if lookup is None or verb != "delete":
                 return None
             return Route("intent", target, 1.0, calls=[ToolCall(_call_id(), target, json.dumps({lookup: name}, ensure_ascii=False))],
@@ -1500,9 +1496,14 @@ class IntentLayer:
         key = next((k for k in when_keys if k in before), when_keys[0])
         args[key] = found[0]
         said = self.fill(action, text)
-        if any(isinstance(v, str) and isinstance(before.get(k), str) and k not in when_keys
-               and not command_clause(_ALSO_RE.sub("", v).replace("的", "")) and not (
-                _norm_words(_ALSO_RE.sub("", v)) in _norm_words(before[k]) or _norm_words(before[k]) in _norm_words(v))
+
+        def names_another(value: str, was: str) -> bool:
+            # words beyond "also" and a command that the record before does not have
+            words = _ALSO_RE.sub("", value)
+            return not command_clause(words.replace("的", "")) and not (
+                _norm_words(words) in _norm_words(was) or _norm_words(was) in _norm_words(value))
+
+        if any(isinstance(v, str) and isinstance(before.get(k), str) and k not in when_keys and names_another(v, before[k])
                for k, v in said.items() if k in _LOOKUP_KEYS or k in ("food", "activity", "meal", "medicine")):
             return None  # "昨天晚饭吃的饺子也补上": another record, of its own words
         # a new count or amount said with it ("昨天也喝了三杯"); its words name nothing new
@@ -1602,6 +1603,12 @@ class IntentLayer:
                          candidates=prediction.ranked[:5], language=lang, reason="follow-up: field")
         return None
 
+    def _lookup_key(self, name: str) -> str | None:
+        """The argument `name` looks a record up by (content, title, habit, item…), if any."""
+        spec = self.registry.get(name)
+        props = dict(spec.parameters).get("properties", {}) if spec is not None else {}
+        return next((k for k in _LOOKUP_KEYS if k in props), None)
+
     def _target(self, verb: str, entity: str) -> str | None:
         """The action doing `verb` to records of `entity` ("delete", "task" → delete_task)."""
         target = next((n for n in self._actions if n.startswith(verb) and _entity(n) == entity), None)
@@ -1660,24 +1667,21 @@ class IntentLayer:
                 return call(writer, {main: asked.strip()}, "follow-up: add what was asked about")
         which = ordinal(text)
         at = row_of(listing, which) if which is not None else None
-        verb_said = next((v for v, rx in _VERB_WORDS if rx.search(text)), None)
-        if at is None and verb_said is not None:
-            at = named_row(listing, text)  # "delete the prom one", "周报那个删了"
-            named = named_words(text) if at is None else None
-            target = self._target(verb_said, _entity(listing.action)) if named is not None else None
-            spec_t = self.registry.get(target) if target is not None else None
-            lookup = next((k for k in _LOOKUP_KEYS if k in dict(spec_t.parameters).get("properties", {})), None) \
-                if spec_t is not None else None
-            if target is not None and lookup is not None and named is not None and verb_said != "update":
+        verb_said = _verb_of(text)
+        named = named_words(text) if at is None and verb_said is not None else None
+        if named is not None:
+            at = named_row(listing, named)  # "delete the prom one", "周报那个删了"
+            target = self._target(verb_said, _entity(listing.action)) if verb_said is not None and at is None else None
+            lookup = self._lookup_key(target) if target is not None else None
+            if target is not None and lookup is not None and verb_said != "update":
                 # named, but not on the rows shown: the action finds the record by those words
                 return call(target, {lookup: named}, "follow-up: named")
         more = _ADD_MORE_RE.match(text.strip()) if len(listing.ids) == 1 and _entity(listing.action) == "goal" else None
-        if at is None and len(listing.ids) == 1 and (more or (
-                _PRONOUN_RE.search(text) and any(rx.search(text) for _, rx in _VERB_WORDS))):
+        if at is None and len(listing.ids) == 1 and (more or (_PRONOUN_RE.search(text) and verb_said is not None)):
             at = 0  # "how's my savings goal?" … "add 200 to it", "再加300": the one record shown
         if at is not None:
             record = listing.ids[at]
-            verb = "update" if more else next((v for v, rx in _VERB_WORDS if rx.search(text)), None)
+            verb = "update" if more else verb_said
             target = self._target(verb, _entity(listing.action)) if verb is not None else None
             if target is not None and verb is not None:
                 return call(target, self._record_args(target, verb, record, text, ctx), "follow-up: listed row")
@@ -1920,6 +1924,11 @@ def _fingerprint(key: str) -> str:
 _COMMAND_WORDS_RE = re.compile(
     r"优先级|设成|设为|设置|改成|改为|改到|换成|换到|调成|调到|标记|完成|搞定|勾掉|位置|地点|地方|标签|截止|时间|日期|提醒|一下|吧|了|的|高|低|中"
     r"|\b(?:and|also|then|change|set|make|mark|it|as|the|to|location|venue|place|priority|tag|done|complete|high|low|medium)\b", re.I)
+
+
+def _verb_of(text: str) -> str | None:
+    """The verb a follow-up says ("delete", "complete", "update"), if any."""
+    return next((v for v, rx in _VERB_WORDS if rx.search(text)), None)
 
 
 def _norm_words(text: str) -> str:

@@ -94,12 +94,10 @@ def named_words(text: str) -> str | None:
     return said.strip() if said and len(said.strip()) >= 2 else None
 
 
-def named_row(listing: Listing, text: str) -> int | None:
-    """The index of the one listed row whose words the follow-up names ("delete the prom one"
-    after the countdowns were shown), or None when no row, or more than one, has them."""
-    said = named_words(text)
-    if said is None:
-        return None
+def named_row(listing: Listing, said: str) -> int | None:
+    """The index of the one listed row that has every word of `said` (what `named_words` read
+    of "delete the prom one" after the countdowns were shown), or None when no row, or more
+    than one, has them."""
     words = said.casefold().split()
     hits = [k for k, row in enumerate(listing.rows)
             if all(any(w in str(v).casefold() for v in row.values() if isinstance(v, str)) for w in words)]
