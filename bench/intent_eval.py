@@ -53,7 +53,7 @@ sys.path.insert(0, str(ROOT))
 
 from homeagent.actions.base import NO_REPEAT, period  # noqa: E402
 from homeagent.actions.dates import DateError, parse_when, period_end  # noqa: E402
-from homeagent.actions.health import sleep_minutes, water_ml  # noqa: E402
+from homeagent.actions.health import body_kg, sleep_minutes, water_ml  # noqa: E402
 from homeagent.actions.modes import ALIASES  # noqa: E402
 from homeagent.actions.money import MoneyError, parse_money  # noqa: E402
 from homeagent.actions.repeat import RepeatError, parse_repeat  # noqa: E402
@@ -76,9 +76,9 @@ def _number(action: str, key: str, value: Any) -> float | None:
     if action == "record_sleep" and key == "hours":
         minutes = sleep_minutes(value)
         return None if minutes is None else minutes / 60
-    if key == "weight_kg" and isinstance(value, str) and "斤" in value and "公斤" not in value:
-        said = parse_number(value.replace("斤", "").strip()) or find_number(value)
-        return None if said is None else said / 2  # stored in kilograms, as record_body does: 斤 is half a kilogram
+    if key == "weight_kg" and isinstance(value, str):  # stored in kilograms: 128斤 is 64, "185 lb" 83.9
+        said = find_number(value)
+        return None if said is None else body_kg(value, said)
     if key in ("amount", "cost") and isinstance(value, str):
         try:
             return parse_money(value, "CNY").minor / 100
@@ -108,7 +108,9 @@ def arg_matches(action: str, key: str, expected: Any, actual: Any) -> bool:
         return False
     if isinstance(expected, bool):
         return actual is expected or str(actual).casefold() == str(expected).casefold()
-    if isinstance(expected, int | float):
+    if isinstance(expected, int | float) or (key == "weight_kg" and isinstance(expected, str)):
+        if not isinstance(expected, int | float) and (expected := _number(action, key, expected)) is None:
+            return False
         value = _number(action, key, actual)
         return value is not None and abs(value - float(expected)) < 1e-6
     if key == "repeat":  # "每月1号" and "每个月1号" are one rule: graded as the action stores it

@@ -256,6 +256,18 @@ async def record_sleep(c: Call) -> ToolOutput:
                   f"Recorded sleep #{row_id}: {h} h {m} min ({day.isoformat()}).", {"id": row_id, **row})
 
 
+def body_kg(said: Any, value: float) -> float:
+    """A weight as record_body stores it: `value`, the number read out of `said`, in
+    kilograms. 斤 is half a kilogram ("130斤" is 65); a pound is 0.4536 of one ("185 lb" 83.9)."""
+    if not isinstance(said, str):
+        return value
+    if "斤" in said and "公斤" not in said:
+        return value / 2
+    if re.search(r"lb|pound|磅", said, re.I):
+        return round(value * 0.4536, 1)
+    return value
+
+
 @CATEGORY.define(
     "record_body",
     "记录体重、身高、体脂、腰围等身体数据 / Record body measurements: weight, height, body fat, waist",
@@ -272,10 +284,8 @@ async def record_body(c: Call) -> ToolOutput:
         if raw in (None, ""):
             continue
         value = c.number(key)
-        if key == "weight_kg" and isinstance(raw, str) and re.search(r"斤", raw) and "公斤" not in raw and value is not None:
-            value = value / 2  # 斤 is half a kilogram
-        if key == "weight_kg" and isinstance(raw, str) and re.search(r"lb|pound|磅", raw, re.I) and value is not None:
-            value = round(value * 0.4536, 1)
+        if key == "weight_kg" and value is not None:
+            value = body_kg(raw, value)
         if value is None or not low <= value <= high:
             raise ToolValidationError(f"{key}: expected a number from {low} to {high}, got {raw!r}")
         values[key] = value

@@ -369,6 +369,15 @@ def test_the_grader_reads_a_weight_in_jin_as_the_kilograms_record_body_stores() 
     assert grade.arg_matches("record_body", "weight_kg", 64, "64公斤")
 
 
+def test_the_grader_reads_a_weight_in_pounds_as_record_body_stores_it_and_a_label_so_said_too() -> None:
+    grade = _grader()
+    assert grade.arg_matches("record_body", "weight_kg", 83.9, "185 lb")
+    assert grade.arg_matches("record_body", "weight_kg", "185 lb", "185 pounds")  # one weight, as stored
+    assert grade.arg_matches("record_body", "weight_kg", "185 lb", 83.9)
+    assert not grade.arg_matches("record_body", "weight_kg", "185 lb", 185)  # 185 kg is another weight
+    assert grade.arg_matches("record_body", "weight_kg", "130斤", 65)
+
+
 @pytest.mark.parametrize(("text", "action", "expected"), [
     # w is 万 as typed in Chinese: 1.5w, 1w.
     ("工资到了，1.5w，记到收入", "record_transaction", {"amount": 15000, "type": "income"}),
