@@ -326,6 +326,10 @@ def _rules(s: str, now: datetime, prefer: Prefer) -> When | None:
             which = {"next": 1, "last": -1}.get(m.group(1) or "", 0)
             bare = m.group(1) in (None, "on", "coming")
             day, explicit_day = _weekday(today, _WD_EN[m.group(2)], which, bare, prefer), True
+            # "Tuesday week", "a week Friday", "Monday after next": a week past the coming one
+            if bare and (re.match(r"\s+(?:week\b|after next\b)", s[m.end():])
+                         or re.search(r"\ba week\s+(?:on\s+)?$", s[:m.start(2)])):
+                day = _weekday(today, _WD_EN[m.group(2)], 0, True, "future") + timedelta(days=7)
     if day is None and re.search(r"月底|月末|end of (?:the )?month", s):
         day, explicit_day = month_end(today), True
     if day is None and re.search(r"年底|年末|end of (?:the )?year", s):
@@ -431,7 +435,7 @@ def _clock_time(s: str) -> time | None:
                 hour = 0
             part = None
         else:
-            m = re.search(r"(?<![\d:])(\d{1,2})[:：](\d{2})(?![\d:])", s)
+            m = re.search(r"(?<![\d:])(\d{1,2})[:：](\d{2})(?![\d:])", s) or _military_time(s)
             if m:
                 hour, minute = float(m.group(1)), float(m.group(2))
             else:
@@ -462,6 +466,25 @@ def _clock_time(s: str) -> time | None:
         return None
     hour = min(int(hour), 23) if hour < 24 else 0
     return time(hour, int(minute or 0))
+
+
+# A 24-hour time in four figures, as nurses and shift workers write it: "at 0700", "1930 hrs",
+# "0830", "1930 today". Four figures are a year as often ("by 2030", "2026年"): they are a time
+# only after "at"/"by"/"before"…, before "hrs", with a leading 0, or beside a day's name.
+_MILITARY_RE = re.compile(r"(?<![\d.,$£€¥:/-])([01]\d|2[0-3])([0-5]\d)(?P<hrs>\s*(?:hrs?|hours|h)\b)?(?![\d.,/%]|:\d|\s*(?:年|块|元|号|日|月|s\b))")
+_MILITARY_LEAD_RE = re.compile(r"(\bat|\bby|\bbefore|\bafter|\bfrom|\buntil|\btill|\bto|\bb4|@)\s*$")
+_DAY_NAMED_RE = re.compile(r"\b(?:today|tonight|tomorrow|tmrw|yesterday|mon|tue|wed|thu|fri|sat|sun)", re.I)
+
+
+def _military_time(s: str) -> re.Match[str] | None:
+    for m in _MILITARY_RE.finditer(s):
+        said = _MILITARY_LEAD_RE.search(s[:m.start()])
+        lead = said.group(1) if said else ""
+        if lead not in ("at", "@") and m.group(1)[0] == "2" and not m.group("hrs"):
+            continue  # "by 2030": a year
+        if lead or m.group("hrs") or m.group(1)[0] == "0" or _DAY_NAMED_RE.search(s):
+            return m
+    return None
 
 
 def clock_time(text: str) -> time | None:

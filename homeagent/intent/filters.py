@@ -110,10 +110,16 @@ _DEFAULT_STATUS = (
 )
 # How many rows: the latest n things ("最近获得的5个成就", "my last five transactions"), never
 # a count of days or months ("最近3天", "the last 2 weeks": a period).
-_LIMIT_ZH_RE = re.compile(r"(?:最近|最新|最后|前)[^\d零一二两三四五六七八九十，,。？?]{0,6}?(?P<n>\d+|[一二两三四五六七八九十]+)\s*"
-                          r"(?:个|条|笔|项|件|篇|本|样|部|次)(?!月|小时|钟头|星期|礼拜|周)")
-_LIMIT_EN_RE = re.compile(r"\b(?:latest|last|newest|most recent|recent|top|first)\s+(?P<n>\d+|one|two|three|four|five|six|seven"
-                          r"|eight|nine|ten|eleven|twelve)\b(?!\s*(?:days?|weeks?|months?|years?|hours?|minutes?|mins?|nights?)\b)",
+# A cap said as one ("最多十条", "一页显示5条", "at most 10", "just 3 of them") is one too.
+_LIMIT_ZH_RE = re.compile(r"(?:最近|最新|最后|前|最多|至多|顶多|只要|只看|只列|只显示|一页|每页)[^\d零一二两三四五六七八九十，,。？?]{0,6}?"
+                          r"(?P<n>\d+|[一二两三四五六七八九十]+)\s*"
+                          r"(?:个|条|笔|项|件|篇|本|样|部|次|张)(?!月|小时|钟头|星期|礼拜|周)")
+# Where a page starts: "从第6条开始" is the rows after the fifth.
+_OFFSET_ZH_RE = re.compile(r"从第\s*(?P<n>\d+|[一二两三四五六七八九十]+)\s*(?:个|条|笔|项|件|篇|张)(?:开始|起)")
+_LIMIT_EN_RE = re.compile(r"\b(?:latest|last|newest|most recent|recent|top|first|at most|max(?:imum)?|no more than|only|just)\s+"
+                          r"(?P<n>\d+|one|two|three|four|five|six|seven"
+                          r"|eight|nine|ten|eleven|twelve)\b(?!\s*(?:days?|weeks?|months?|years?|hours?|minutes?|mins?|nights?"
+                          r"|dollars?|bucks?|quid|pounds?|euros?|yuan|kg|km|miles?|cups?|glasses?|ml|times?)\b)",
                           re.I)
 _CATEGORY_RE = re.compile(r"(?P<c>[\u4e00-\u9fff]{2,4}?)类|\bin\s+the\s+(?P<en>[a-z][\w&-]*(?:\s+[\w&-]+){0,2}?)\s+category\b"
                           r"|\btagged\s+(?:as\s+|with\s+)?[#\"']?(?P<tag>[\w-]+)", re.I)
@@ -243,6 +249,11 @@ def read_filters(text: str, props: Mapping[str, Any], args: dict[str, Any], lite
         count = find_number(m.group("n")) if m else None
         if m and count is not None and count >= 1:
             out["limit"] = int(count)
+            rest = rest.replace(m.group(0), " ")
+    if "offset" in props and out.get("offset") is None and (m := _OFFSET_ZH_RE.search(text)) is not None:
+        first = find_number(m.group("n"))
+        if first is not None and first >= 1:
+            out["offset"] = int(first) - 1
             rest = rest.replace(m.group(0), " ")
     if "within_days" in props and out.get("within_days") is None:
         days = within_days(text)

@@ -659,7 +659,8 @@ def _new_place(text: str, out: dict[str, Any]) -> None:
 # A goal's progress said in a sentence: the total reached ("I'm at 42 km on the running goal",
 # "存钱目标现在已经存到2万了"), an amount added ("put another 300 toward the savings goal",
 # "读书目标加一本"), or the goal given up ("abandon the Spanish goal", "减肥那个目标放弃吧").
-_GOAL_N = rf"(?:\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?|{NUM})\s*(?:[万千]|(?<=\d)[kK](?![a-jl-z]))?"
+_GOAL_N = rf"(?:\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?|{NUM})\s*(?:[万千]|(?<=\d)[kK](?![a-jl-z])|(?<=\d)[wW](?![a-z]))?"
+_GOAL_VERB_ZH = "减了|减到|存到|存了|跑了|跑到|读了|读到|到了|达到|攒了|攒到|是|有"
 _GOAL_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("progress", re.compile(rf"\b(?:i'm|i am|we're|we are|now)\s+(?:at|up to)\s+\$?(?P<n>{_GOAL_N})\s*[a-z]*\s+(?:on|for|toward|towards)\s+"
                             r"(?:the|my|our)\s+(?P<t>.+?)\s+goal\b", re.I)),
@@ -669,8 +670,10 @@ _GOAL_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
                        r"(?:the|my|our)\s+(?P<t>.+?)\s+goal\b", re.I)),
     ("add", re.compile(rf"\b(?:ran|run|did|read|saved|cycled|swam|walked)\s+(?P<n>{_GOAL_N})\s*[a-z]*\b.*?\b(?:put|count|add|log)\s+"
                        r"(?:it|that|them)\s+(?:to|toward|towards|on)\s+(?:the|my|our)\s+(?P<t>.+?)\s+goal\b", re.I)),
-    ("progress", re.compile(rf"^(?P<t>[^，,。\s]{{1,10}}?)(?:的)?(?:那个|这个)?目标(?:更新(?:一)?下)?[，,]?\s*(?:现在|目前)?(?:已经)?(?:一共|总共|累计)?"
-                            rf"(?:减了|存到|存了|跑了|读了|到了|达到|攒了|攒到)\s*(?P<n>{_GOAL_N})")),
+    # (the goal named with 目标 or without: "攒钱那个现在攒到三千八了", "营业额目标更新一下 目前两万一")
+    ("progress", re.compile(rf"^(?P<t>[^，,。\s]{{1,10}}?)(?:的)?(?:那个|这个)?(?:目标)?(?:(?:的)?进度)?(?:更新(?:一)?下)?[，,]?\s*"
+                            rf"(?:(?:现在|目前)(?:已经)?(?:一共|总共|累计)?(?:{_GOAL_VERB_ZH})?|(?:已经)?(?:一共|总共|累计)?(?:{_GOAL_VERB_ZH}))"
+                            rf"\s*(?P<n>{_GOAL_N})")),
     ("add", re.compile(rf"^(?P<t>[^，,。\s]{{1,10}}?)(?:的)?(?:那个|这个)?目标(?:又|再)?(?:加|存进去|存了|多了|增加)了?\s*(?P<n>{_GOAL_N})")),
     # the goal as "it", right after it was shown: "add 200 to it", "再加200", "又存了500"
     ("add", re.compile(rf"^(?:and\s+|ok\s+|okay\s+)?(?:put|add|log|count)\s+(?:another\s+)?\$?(?P<n>{_GOAL_N}|one|a)\s*(?:more\s+)?[a-z]*"
@@ -686,13 +689,13 @@ def _goal_progress(text: str, out: dict[str, Any]) -> None:
     for key, rule in _GOAL_RULES:
         m = rule.search(said)
         said_n = m.group("n").strip() if m else ""
-        unit = said_n[-1:] if said_n[-1:] in ("万", "千", "k", "K") else ""
+        unit = said_n[-1:] if said_n[-1:] in ("万", "千", "k", "K", "w", "W") else ""
         number = parse_number(re.sub(r"(?<=\d),(?=\d{3})", "", said_n[: len(said_n) - len(unit)]).strip()) if m else None
         if m is None or number is None and said_n.casefold() not in ("one", "a"):
             continue
         value = 1.0 if number is None else number
         # (a 万 or a $…k is thousands; "ran 10k" is ten kilometres)
-        value *= 10000 if unit == "万" else 1000 if unit == "千" or unit and "$" in m.group(0) else 1
+        value *= 10000 if unit in ("万", "w", "W") else 1000 if unit == "千" or unit and "$" in m.group(0) else 1
         out[key] = int(value) if float(value).is_integer() else value
         out.pop("progress" if key == "add" else "add", None)
         if key == "add" and out.get("status") == "done":

@@ -57,6 +57,7 @@ _EN_COUNT = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|
 _MON = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 _EN_PART = (rf"(?:the day after tomorrow|day after tomorrow|(?:tomorrow|today|yesterday) (?:morning|afternoon|evening|night)"
             rf"|tomorrow|today|tonight|yesterday|last night|this (?:morning|afternoon|evening|week|month|year)"
+            rf"|(?:a week (?:on )?{_WD}|{_WD} (?:week|after next))"
             rf"|(?:(?:next|last|this|on|coming) )?{_WD} (?:morning|afternoon|evening|night)|(?:next|last|this|on|coming) {_WD}|{_WD}|next (?:week|month)|last (?:week|month)|end of (?:the )?month"
             rf"|(?:by )?(?:the )?end of {_MON}"
             rf"|in (?:\d+|an?|half an?|{_EN_COUNT}) (?:minutes?|hours?|days?|weeks?|months?)"
@@ -64,6 +65,10 @@ _EN_PART = (rf"(?:the day after tomorrow|day after tomorrow|(?:tomorrow|today|ye
             rf"|(?:the )?\d{{1,2}}(?:st|nd|rd|th)? day of the \d{{1,2}}(?:st|nd|rd|th)? (?:lunar )?month"
             rf"|the \d{{1,2}}(?:st|nd|rd|th)(?: of {_MON})?|(?:last|past) \d+ days|{_MON}\.? \d{{1,2}}(?:st|nd|rd|th)?(?:,? \d{{4}})?|\d{{1,2}}(?:st|nd|rd|th)? (?:of )?{_MON}(?:,? \d{{4}})?"
             r"|(?:at )?\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|at \d{1,2}(?::\d{2})?|at noon|noon|midnight"
+            # a 24-hour time in four figures where it cannot be a year ("at 0700", "before 1930", "1930 hrs", "0830", "1930 today")
+            r"|at (?:[01]\d|2[0-3])[0-5]\d|(?:by|before|after|from|until|till|b4) [01]\d[0-5]\d|0\d[0-5]\d"
+            r"|(?:[01]\d|2[0-3])[0-5]\d\s*(?:hrs?|hours)\b"
+            r"|(?:(?:next|this|on|by|before|b4|till|until|coming) |(?<=\d )|(?<=\d hrs ))(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\.?(?![a-z])"
             r"|in the (?:morning|afternoon|evening)|\d{4}-\d{2}-\d{2}(?:[ t]\d{1,2}:\d{2})?)")
 MONTH = _MON
 # Bounded by letters, not \b: "提醒我tomorrow交电费" has its date between two Han characters.

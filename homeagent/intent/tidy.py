@@ -73,7 +73,9 @@ _LEND_MORE = (
 _THAT_RE = re.compile(r"^(?:down\s+)?(?:that|saying|says|reading|to say)\s+(?=\S)", re.I)
 _QUOTES_RE = re.compile(r"[“\"「『‘](?P<q>[^”\"」』’]{1,40})[”\"」』’]"
                         r"|(?<![\w'])'(?P<q2>(?:[^'\n]|'(?=[A-Za-z]))+?)'(?![\w'])")  # 'X', where X may hold "Mia's"
-_SCORE_RE = re.compile(r"(?:打|给|评)?\s*(?P<zh>\d+(?:\.\d+)?)\s*分(?![钟])|(?P<en>\d+(?:\.\d+)?)\s*(?:out of|/)\s*(?:5|10|100)\b"
+# (a score in Chinese numerals where a clause ends or after 打: "巴适得板 五分", "打九分"; never 十分开心)
+_SCORE_RE = re.compile(r"(?:打|给|评)?\s*(?P<zh>\d+(?:\.\d+)?)\s*分(?![钟])"
+                       r"|(?:(?<=打|给|评)|(?<=[\s，,：:]))(?P<hz>[一二两三四五六七八九十]{1,2}|满)分(?=\s*[！!。.，,~～]|\s*$)|(?P<en>\d+(?:\.\d+)?)\s*(?:out of|/)\s*(?:5|10|100)\b"
                        r"|(?P<st>\d)\s*(?:stars?|颗星|星)", re.I)
 _CALORIES_RE = re.compile(r"[，,]?\s*(?:大概|大约|约|about|around|roughly|~)?\s*(?P<n>\d+)\s*(?:大卡|千卡|卡路里|卡|kcal|calories|cal)(?![a-z])",
                           re.I)
@@ -428,6 +430,12 @@ def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any],
             m = _SCORE_RE.search(text)
             if m:
                 raw = m.group("zh") or m.group("en") or m.group("st")
+                if raw is None:  # in Chinese numerals; 满分 is the top of the scale
+                    said = m.group("hz")
+                    top = props[key].get("maximum", 5 if key == "score" else 10)
+                    raw = str(top) if said == "满" else str(parse_number(said) or "")
+                    if not raw or not 0 < float(raw) <= top:
+                        continue
                 number = float(raw)
                 out[key] = int(number) if number.is_integer() else number
                 for k in keys:

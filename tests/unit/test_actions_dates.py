@@ -274,3 +274,36 @@ def test_the_small_hours_of_the_night_are_after_midnight(text: str, expected: st
 ])
 def test_a_month_and_day_in_figures(said: str, prefer: str, expected: datetime) -> None:
     assert parse_when(said, NOW, prefer=prefer).value == expected  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    # A 24-hour time in four figures (once read as the year 0300, or 1930 hrs as a day in May).
+    ("at 0300", datetime(2026, 3, 5, 3, 0, tzinfo=TZ)),
+    ("0830", datetime(2026, 3, 5, 8, 30, tzinfo=TZ)),
+    ("1930 hrs", datetime(2026, 3, 4, 19, 30, tzinfo=TZ)),
+    ("1930 today", datetime(2026, 3, 4, 19, 30, tzinfo=TZ)),
+    ("before 0700 Mon", datetime(2026, 3, 9, 7, 0, tzinfo=TZ)),
+    ("at 0700 tomorrow", datetime(2026, 3, 5, 7, 0, tzinfo=TZ)),
+    ("after 1900", datetime(2026, 3, 4, 19, 0, tzinfo=TZ)),
+])
+def test_a_24_hour_time_in_four_figures(said: str, expected: datetime) -> None:
+    when = parse_when(said, NOW)
+    assert when.has_time and when.value == expected
+
+
+@pytest.mark.parametrize("said", ["by 2030", "2026年5月20日", "$1200 today", "the 1930s"])
+def test_four_figures_that_are_a_year_or_money_are_no_time(said: str) -> None:
+    assert not parse_when(said, NOW).has_time
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    # A week past the coming weekday, as British and Irish households say it (once the coming one).
+    ("Tuesday week", date(2026, 3, 17)),
+    ("a week Friday", date(2026, 3, 13)),
+    ("a week on Saturday", date(2026, 3, 14)),
+    ("Monday after next", date(2026, 3, 16)),
+    ("on Friday week", date(2026, 3, 13)),
+    ("Tuesday", date(2026, 3, 10)),  # the coming one, as before
+])
+def test_a_weekday_week_is_a_week_past_the_coming_one(said: str, expected: date) -> None:
+    assert parse_when(said, NOW).day == expected

@@ -74,6 +74,11 @@ def test_command_tails_stay_out_of_the_values(layer: IntentLayer, text: str, act
     ("list my latest 3 achievements", "list_achievements", {"limit": 3}),
     ("最近10笔账", "list_transactions", {"limit": 10}),
     ("show my last five transactions", "list_transactions", {"limit": 5}),
+    # a cap said as one, and where a page starts
+    ("列一下已经完成的任务，最多十条", "list_tasks", {"status": "done", "limit": 10}),
+    ("列出最近三张便签", "list_notes", {"limit": 3}),
+    ("日程一页显示5条，从第6条开始给我看", "list_events", {"limit": 5, "offset": 5}),
+    ("show at most 10 tasks", "list_tasks", {"limit": 10}),
     # Where: the place the things are kept, not the words that ask for them.
     ("列出储藏室里放了哪些东西", "list_inventory", {"location": "储藏室"}),
     ("list everything we keep in the garage", "list_inventory", {"location": "garage"}),
@@ -99,11 +104,18 @@ def test_subject_and_within_days() -> None:
     assert within_days("接下来一个月") == 30 and within_days("in the next 3 weeks") == 21 and within_days("下周") is None
 
 
+def test_ten_fen_before_a_word_is_very_and_no_score(layer: IntentLayer) -> None:
+    assert "score" not in layer.fill("record_mood", "今天十分开心")
+    assert "score" not in layer.fill("record_mood", "心情五分钟就好了")
+
+
 @pytest.mark.parametrize(("text", "action", "absent"), [
     # A count of days is a period, never how many rows; a count of things is not a range.
     ("最近3天花了多少", "list_transactions", "limit"),
     ("show my events for the last 2 weeks", "list_events", "limit"),
     ("what did I eat in the last 3 days", "list_diets", "limit"),
+    ("did I spend just 5 dollars on coffee", "list_transactions", "limit"),
+    ("I only have 3 tasks left?", "list_tasks", "limit"),
 ])
 def test_a_count_of_days_is_no_limit(layer: IntentLayer, text: str, action: str, absent: str) -> None:
     assert absent not in layer.fill(action, text)
@@ -194,6 +206,16 @@ def test_what_follows_a_command_and_a_colon_is_the_value(layer: IntentLayer, tex
     ("Got a bonus, 1,500 dollars", "record_transaction", {"amount": 1500, "currency": "USD", "type": "income"}),
     ("Mark the piano goal as done", "update_goal_progress", {"title": "piano"}),
     ("存钱目标现在已经存到8000了", "update_goal_progress", {"title": "存钱"}),
+    # the total reached, the goal named with 目标 or without, in 万, w and spoken thousands
+    ("攒钱那个现在攒到三千八了", "update_goal_progress", {"title": "攒钱", "progress": 3800}),
+    ("盖房攒钱那个目标，现在攒到2w了", "update_goal_progress", {"title": "盖房攒钱", "progress": 20000}),
+    ("营业额目标更新一下 目前两万一", "update_goal_progress", {"title": "营业额", "progress": 21000}),
+    ("跑步那个目标跑到120公里了", "update_goal_progress", {"title": "跑步", "progress": 120}),
+    # a score in Chinese numerals where its clause ends, or after 打
+    ("心情：巴适得板 五分", "record_mood", {"mood": "巴适得板", "score": 5}),
+    ("今天还行 3分", "record_mood", {"mood": "还行", "score": 3}),
+    ("番剧 葬送的芙莉莲 十分！", "record_movie", {"rating": 10}),
+    ("看了流浪地球 满分", "record_movie", {"title": "流浪地球", "rating": 10}),
 ])
 def test_counts_states_periods_and_amounts_in_words(layer: IntentLayer, text: str, action: str,
                                                     expected: dict) -> None:
@@ -440,3 +462,30 @@ def test_a_month_and_day_typed_in_figures(layer: IntentLayer, text: str, action:
 def test_slang_around_a_value_is_no_part_of_it(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = layer.fill(action, text)
     assert _has(args, expected), args
+
+
+@pytest.mark.parametrize(("text", "action", "key", "value", "kept"), [
+    # a 24-hour time in four figures is the record's time, out of its words
+    ("task: renew BLS cert before 0700 Mon", "create_task", "due", "2026-03-09T07:00", {"content": "renew BLS cert"}),
+    ("water 750 ml at 0200", "record_water", "time", "2026-03-04T02:00", {}),
+    ("metoprolol 25mg taken 0830", "record_medicine", "time", "2026-03-04T08:30", {"medicine": "metoprolol"}),
+    # four figures that are money stay money
+    ("paid 1200 today for rent", "record_transaction", "date", "2026-03-04", {"amount": "1200"}),
+])
+def test_a_24_hour_time_is_read_where_it_cannot_be_a_year_or_money(layer: IntentLayer, text: str, action: str, key: str,
+                                                                   value: str, kept: dict) -> None:
+    grade = _grader()
+    args = layer.fill(action, text)
+    assert grade.arg_matches(action, key, value, args.get(key)), args
+    assert {k: args.get(k) for k in kept} == kept
+
+
+@pytest.mark.parametrize(("text", "action", "key", "value"), [
+    ("add a to-do: chase flat 2 about access for the gas safety check, Tuesday week", "create_task", "due", "2026-03-17"),
+    ("viewing with the new tenants Tuesday week at 6pm", "create_event", "start", "2026-03-17T18:00"),
+    ("dentist a week Friday", "create_event", "start", "2026-03-13"),
+])
+def test_a_weekday_week_is_read_whole(layer: IntentLayer, text: str, action: str, key: str, value: str) -> None:
+    args = layer.fill(action, text)
+    assert _grader().arg_matches(action, key, value, args.get(key)), args
+    assert "week" not in str(args.get("title", args.get("content", "")))
