@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from homeagent.log import get_logger
+from homeagent.numbers import parse_number
 
 log = get_logger(__name__)
 
@@ -42,6 +43,7 @@ _MASK = (1 << BITS) - 1
 UNIT_RE = re.compile(
     r"[A-Za-z0-9][A-Za-z0-9'’\-.&+]*[A-Za-z0-9]|[A-Za-z0-9]|[\u3400-\u9fff]|[^\sA-Za-z0-9\u3400-\u9fff]")
 _DIGIT_RE = re.compile(r"\d")
+_NUMERALS_RE = re.compile(r"[零〇一二两三四五六七八九十百千万]+")
 
 
 def units(text: str) -> list[tuple[int, int, str]]:
@@ -131,9 +133,22 @@ def blocked_units(text: str, us: list[tuple[int, int, str]], others: Iterable[An
         if isinstance(other, bool) or not isinstance(other, str | int | float):
             continue
         said = str(other) if not isinstance(other, float) else f"{other:g}"
-        if len(said) >= 1 and (found := locate(text, said, us)) is not None:
-            out.update(range(*found))
+        found = locate(text, said, us) if said else None
+        if found is None and isinstance(other, int | float):  # a number said in words ("五分" for a score of 5)
+            found = next(((first, last + 1) for m in _NUMERALS_RE.finditer(text) if parse_number(m.group(0)) == other
+                          for first, last in [_covering(us, m.start(), m.end())] if first is not None), None)
+        if found is not None:
+            a, b = found
+            if isinstance(other, int | float) and b < len(us) and _kind(us[b][2]) == "c":
+                b += 1  # and its measure word: the 分 of "3分", the 块 of "38块"
+            out.update(range(a, b))
     return frozenset(out)
+
+
+def _covering(us: list[tuple[int, int, str]], start: int, end: int) -> tuple[int | None, int]:
+    """The first and last units within characters start..end."""
+    inside = [k for k, u in enumerate(us) if start <= u[0] < end]
+    return (inside[0], inside[-1]) if inside else (None, -1)
 
 
 def span_features(key: str, us: list[tuple[int, int, str]], a: int, b: int, ra: int, rb: int,

@@ -80,6 +80,21 @@ def test_no_candidate_begins_or_ends_with_a_mark_or_takes_in_another_value() -> 
     assert (0, 3) in candidates(us, 0, 3, 8, blocked)
 
 
+def test_a_number_said_in_words_and_its_measure_word_are_another_values() -> None:
+    text = "心情：巴适得板 五分"
+    us = units(text)
+    assert blocked_units(text, us, [5]) == frozenset({7, 8})  # 五分, a score of 5 said in words
+    assert blocked_units(text, us, [6]) == frozenset()
+    spans = candidates(us, 3, 7, 8, blocked_units(text, us, [5]))
+    assert spans and not any(b > 7 for a, b in spans)
+    # "分" alone is never the mood of "还行 3分": it is the score's
+    text = "今天还行 3分"
+    us = units(text)
+    assert blocked_units(text, us, [3]) == frozenset({4, 5})
+    assert (5, 6) not in candidates(us, 2, 4, 8, blocked_units(text, us, [3]))
+    assert blocked_units("buy 3 apples", units("buy 3 apples"), [3]) == frozenset({1})  # a word is no measure word
+
+
 def test_units_are_characters_words_and_marks() -> None:
     assert [u[2] for u in units("买2斤Fuji苹果，don't forget")] == ["买", "2", "斤", "Fuji", "苹", "果", "，", "don't", "forget"]
 
@@ -105,7 +120,7 @@ def test_a_model_scores_by_its_weights() -> None:
 
 
 def test_the_trainer_refuses_the_held_out_sets() -> None:
-    for spec in ("1-13", "14"):
+    for spec in ("1-13", "14", "17", "18", "15-17"):
         done = subprocess.run([sys.executable, str(ROOT / "bench/make_spans.py"), "--train", spec],
                               capture_output=True, text=True, timeout=60)
         assert done.returncode == 2 and "held out" in done.stderr
