@@ -683,6 +683,10 @@ _RELATION_EN = re.compile(r"\b(?i:my|our)\s+(?P<rel>(?i:cousin|sister|brother|au
 TITLE_EN = re.compile(r"\b(?P<t>Mr|Mrs|Ms|Dr|Prof)\.?\s+(?P<n>[A-Z][\w'’-]+)")
 
 
+_WHO_THEN_NUMBER_ZH = re.compile(r"(?P<w>[\u4e00-\u9fff]{2,6})\s+(?P<n>\+?\d[\d\s()-]*\d)")
+_WHO_WORD_ZH = re.compile(r"(?!.*(?:微信|同号|手机|电话|号码|邮箱|地址))[\u4e00-\u9fff]{2,6}")
+
+
 def contact(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
     """A contact's name and who they are: "物业刘师傅" → 刘师傅 (物业); "加个联系人，王老师，小宝的
     班主任" → 王老师 (小宝的班主任); "my cousin Rachel's email" → Rachel (cousin); "Mr. Thompson"
@@ -697,10 +701,18 @@ def contact(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
         said = re.match(r"(?:(?:he|she|they)(?:['’]s| is| are)|他是|她是)\s*(?:(?:a|an|our|my|the)\s+)?(?P<rel>\S.*)$", rest, re.I)
         if said is not None and "relation" in props and not out.get("relation"):
             out["relation"] = said.group("rel").strip()
+    if isinstance(phone, str) and (m := _WHO_THEN_NUMBER_ZH.fullmatch(phone.strip())):
+        out["phone"] = m.group("n")  # "钓友 15045678901": who they are, then the number
+        if "relation" in props and not out.get("relation"):
+            out["relation"] = m.group("w")
     person = out.get("person")
     if not isinstance(person, str):
         return
     person = person.strip()
+    if ("relation" in props and not out.get("relation") and re.fullmatch(r"[\u4e00-\u9fff]{2,4}", person)
+            and (m := re.search(rf"{re.escape(person)}[\s，,]+(?P<w>[\u4e00-\u9fff]{{2,6}})[\s，,]+\+?\d", text))
+            and _WHO_WORD_ZH.fullmatch(m.group("w"))):
+        out["relation"] = m.group("w")  # "添加联系人 张嬢嬢 隔壁邻居 13908231234": the name, who they are, the number
     if _CONTACT_WORDS_ZH.match(person) and isinstance(out.get("relation"), str):
         # "加个联系人，王老师，小宝的班主任": the name came after the command, who they are after it
         person, said = out.pop("relation"), out.pop("note", None)

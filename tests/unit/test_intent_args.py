@@ -489,3 +489,14 @@ def test_a_weekday_week_is_read_whole(layer: IntentLayer, text: str, action: str
     args = layer.fill(action, text)
     assert _grader().arg_matches(action, key, value, args.get(key)), args
     assert "week" not in str(args.get("title", args.get("content", "")))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a contact said in spaced parts: the name, who they are, the number
+    ("添加联系人 张嬢嬢 隔壁邻居 13908231234", {"person": "张嬢嬢", "relation": "隔壁邻居", "phone": "13908231234"}),
+    ("存个电话 老刘 钓友 15045678901", {"person": "老刘", "relation": "钓友", "phone": "15045678901"}),
+    ("加个联系人，王老师，小宝的班主任", {"person": "王老师", "relation": "小宝的班主任"}),
+])
+def test_a_contacts_spaced_parts(layer: IntentLayer, text: str, expected: dict) -> None:
+    args = layer.fill("add_person", text)
+    assert {k: args.get(k) for k in expected} == expected
