@@ -122,9 +122,20 @@ _RELATION_ZH = re.compile(r"^(?P<rel>同事|同学|老同学|朋友|好朋友|�
 _BIRTHDAY_COLON_ZH = re.compile(r"[：:]\s*(?P<p>[^，,：:]{2,8})\s*[，,]\s*(?P<d>\S.*?)\s*[。]?$")
 
 
+_HAS_BIRTHDAY_EN = re.compile(r"\s+(?:has|have|had|is having|'s got)\s+(?:his|her|their|a)?\s*$|\s+(?:has|have)\s+(?:his|her|their)\b.*$", re.I)
+_KIN_NAME_EN = re.compile(r"(?:my\s+)?(?P<rel>nephew|niece|cousin|son|daughter|brother|sister|uncle|aunt|auntie|grandson|granddaughter"
+                          r"|friend|colleague|neighbou?r|boss|godson|goddaughter)\s+(?P<name>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)")
+
+
 def birthday(text: str, props: Mapping[str, Any], out: dict[str, Any]) -> None:
     """"添加生日：同事陈晨，1993-11-02" → 陈晨 (同事) on 1993-11-02."""
     person = out.get("person")
+    if isinstance(person, str) and (m := _HAS_BIRTHDAY_EN.search(person)):  # "nephew Lukas has his (birthday…)"
+        person = out["person"] = person[:m.start()].strip() or person
+    if isinstance(person, str) and (m := _KIN_NAME_EN.fullmatch(person.strip())):  # "nephew Lukas": Lukas
+        out["person"] = m.group("name")
+        if "relation" in props and not out.get("relation"):
+            out["relation"] = m.group("rel")
     named = _RELATION_ZH.match(person.strip()) if isinstance(person, str) else None
     if named is not None:  # "女儿朵朵": 朵朵, with who she is as the note
         out["person"] = named.group("name")

@@ -42,6 +42,8 @@ def test_the_shipped_model_is_loaded_and_knows_the_names_keys() -> None:
     assert model is not None and model.window > 0 and model.margin > 0
     assert {"content", "title", "item", "note", "person", "query"} <= model.keys
     assert model.weights.shape == (1 << 20,) and np.count_nonzero(model.weights) > 10_000
+    for key in ("phone", "email", "code", "address", "repeat"):  # a form of their own: the rules' whole
+        assert not model.looks_at(key, {"type": "string"})
 
 
 def test_a_value_from_the_schema_a_date_or_a_number_is_left_as_read() -> None:
