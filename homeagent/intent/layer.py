@@ -188,6 +188,7 @@ _VERB_WORDS = (
     ("delete", re.compile(r"删|取消|不要了|去掉|delete|remove|cancel|get rid", re.I)),
     ("complete", re.compile(r"完成|做完|办完|办好了|弄完|干完|搞完|搞定|买了|买到|买好|已经买|done|finished|complete|\bgot\b|bought|picked up", re.I)),
     ("update", re.compile(r"改|换|推迟|提前|挪|暂停|恢复|归档|补充|加一句|change|move|reschedule|push|update|make it|pause|resume"
+                          r"|prepone|postpone|bring (?:it|that) forward|shift"
                           r"|archive|\badd\b.+\bto (?:it|that)\b|append|make that", re.I)),
 )
 _MODELS: dict[str, IntentModel] = {}
@@ -195,8 +196,10 @@ _MODELS: dict[str, IntentModel] = {}
 _LOOKUP_KEYS = ("content", "title", "habit", "item", "person", "dish", "label", "plant", "pet", "query")
 # One field of the record just touched, named and given (`_field_change`).
 _FIELD_RES = (
-    ("location", re.compile(r"^(?:and\s+)?(?:地点|位置|地方|地址)(?:就)?(?:在|是|改成|改为|换成|定在|改到|[:：])\s*(?P<v>[^，,。]{2,30})[。.!！]*$"
-                            r"|^(?:and\s+)?(?:the\s+)?(?:location|place|venue)\s*(?:is|will be|[:：]|'s)\s+(?P<v2>.{2,40}?)[.!]*$"
+    # ("地方搞错了 是重医附一院", "location 4B conf room": a place said wrong, put right)
+    ("location", re.compile(r"^(?:and\s+)?(?:地点|位置|地方|地址)(?:搞错了|弄错了|写错了|说错了|错了|不对)?[，,\s]*(?:就|应该)?"
+                            r"(?:在|是|改成|改为|换成|定在|改到|[:：])\s*(?P<v>[^，,。]{2,30})[。.!！]*$"
+                            r"|^(?:and\s+)?(?:the\s+)?(?:location|place|venue)\s*(?:is|will be|should be|[:：]|'s)?\s+(?!of\b|for\b)(?P<v2>[^?]{2,40}?)[.!]*$"
                             # "It's at the town hall", "it's in the school hall, add that": where the event is
                             r"|^(?:oh,?\s+)?(?:and\s+)?(?:it's|it is|it'll be|it will be)\s+(?:at|in)\s+(?:the\s+)?"
                             r"(?P<v3>[^,.!?]{2,40}?)(?:,?\s+(?:add|put|note)\s+that(?:\s+in)?)?[.!]*$", re.I)),
@@ -216,6 +219,13 @@ _FIELD_RES = (
                             r"\s+(?:a\s+)?(?P<v>high|low|medium|top|urgent)(?:\s+priority)?[.!]*$"
                             r"|^(?:再)?(?:把它|把这个|这个)?(?:设|改|标|调)?(?:成|为)?(?P<v2>高|低|中)优先级[吧。！!]*$"
                             r"|^优先级(?:设|改|调)?(?:成|为|是)?(?P<v3>高|低|中)[吧。！!]*$", re.I)),
+    # "标题叫车险吧", "title it Car insurance": the name of the record just made.
+    ("new_title", re.compile(r"^(?:那)?(?:标题|题目)(?:就)?(?:叫|是|改成|改为|换成|用|[:：])\s*[“\"「]?(?P<v>[^，,。”\"」]{1,30})[”\"」]?[吧。.!！]*$"
+                             r"|^(?:and\s+)?(?:title|call|name)\s+(?:it|that|the note)\s+[\"'“]?(?P<v2>[^\"'”]{1,40}?)[\"'”]?[.!]*$", re.I)),
+    # "and make that every Sunday", "每个星期天都要": the record just made repeats.
+    ("repeat", re.compile(r"^(?:and\s+|oh,?\s+)?(?:make|set|have)\s+(?:it|that|this)\s+(?:repeat\s+)?(?P<v>every\s+\w+(?:\s+\w+)?|daily|weekly|monthly|fortnightly)[.!]*$"
+                          r"|^(?:改成|设成|设为|改为)?(?P<v2>每(?:天|日|周[一二三四五六日天]?|个?星期[一二三四五六日天]|个?礼拜[一二三四五六日天]|个?月\S{0,4}|年))"
+                          r"(?:都要|都有|重复|一次)?[吧。!！]*$", re.I)),
     ("append", re.compile(r"^(?:再)?(?:补充一句|补充一下|补一句|补充|加一句|添一句)[，,：:\s]*(?P<v>.{2,80})$"
                           r"|^(?:and\s+)?(?:also\s+)?add (?:that|this)\s*[:,]?\s+(?P<v2>.{2,80}?)[.!]*$", re.I)),
 )
@@ -396,7 +406,8 @@ _REMOVE_RE = re.compile(
     r"删|取消|去掉|不要|划掉|移除|扔|丢|撤|清掉|拿掉|卖了|卖掉|送人|送掉|坏了|没了|不用了|不需要|算了|作废|不去了|不办了|不养了|不看了|不做了|去除|别记"
     r"|不用再?记|不用留|不再记"
     # (said inside Chinese too: "给cancel掉", where \b would find no edge)
-    r"|(?<![A-Za-z])(?:delete|remove|cancel|drop|scrap|get rid|off|clear|erase|forget|ditch|bin|threw|throw|sold|gave away"
+    r"|干掉|甭要|不整了"
+    r"|(?<![A-Za-z])(?:delete|remove|cancel|drop|scrap|scratch|axe|nix|strike|get rid|off|clear|erase|forget|ditch|bin|threw|throw|sold|gave away"
     r"|no longer|not happening|called off|trash|nuke|can go|stop tracking|stop|wipe|lose|kill)(?![A-Za-z])"
     r"|['’]s off\b|\bis off\b",
     re.I,

@@ -70,6 +70,8 @@ async def test_one_more_after_a_read_is_written_where_the_read_looked(make_confi
 @pytest.mark.parametrize(("made", "then", "column", "value"), [
     ("Book leg day with my PT Tuesday at 6:30am", "Put it at the Iron Temple gym.", "location", "Iron Temple gym"),
     ("周六下午两点带孩子打疫苗", "放在社区医院", "location", "社区医院"),
+    ("下礼拜三上午九点半产检 在市妇幼", "地方搞错了 是重医附一院", "location", "重医附一院"),
+    ("staff mtg 0800 Fri", "location 4B conf room", "location", "4B conf room"),
 ])
 async def test_where_an_event_is_said_right_after_it(make_config, made: str, then: str, column: str, value: str) -> None:
     provider = ScriptedProvider([])
@@ -170,3 +172,30 @@ async def test_another_day_with_words_of_its_own_is_another_record(make_config) 
     assert provider.requests == []
     assert _calls(events) and _calls(events)[0][0] == "record_diet"
     assert foods == ["两个包子", "饺子"]
+
+
+async def test_a_title_and_a_repeat_said_right_after_the_record(make_config) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        await turn(app, "记一下 车的保险单号是PDZA2026001873")
+        titled = await turn(app, "标题叫车险吧")
+        await turn(app, "remind me to call Mam on Sunday")
+        repeated = await turn(app, "and make that every Sunday")
+        notes = await app.db.fetchall("SELECT title, content FROM notes")
+        tasks = await app.db.fetchall("SELECT content, repeat FROM tasks")
+    assert provider.requests == []
+    assert _calls(titled)[0][0] == "update_note" and _calls(repeated)[0][0] == "update_task"
+    assert [(r["title"], r["content"]) for r in notes] == [("车险", "车的保险单号是PDZA2026001873")]
+    assert len(tasks) == 1 and tasks[0]["content"] == "call Mam" and tasks[0]["repeat"]
+
+
+async def test_prepone_moves_the_task_just_made(make_config) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        await turn(app, "task: book flights for Diwali by the 20th")
+        before = [r["due_day"] for r in await app.db.fetchall("SELECT due_day FROM tasks")]
+        events = await turn(app, "kindly prepone it to this Friday")
+        after = await app.db.fetchall("SELECT content, due_day FROM tasks")
+    assert provider.requests == []
+    assert _calls(events)[0][0] == "update_task"
+    assert len(after) == 1 and after[0]["content"] == "book flights for Diwali" and [after[0]["due_day"]] != before
