@@ -92,7 +92,7 @@ _HEALTH_KINDS = (
     ("body", re.compile(r"体重|腰围|体脂|\bweigh|\bwaist\b|body fat|\bbmi\b", re.I)),
 )
 _ZH_LOCATION_RE = re.compile(
-    r"(?<![我家])(?:列出来|列出|列一下|看看|看一下|查查|查一下|查看|显示|说说)?(?P<loc>[\u4e00-\u9fff]{2,6}?)(?:里面|里|上)"
+    r"(?<![我家])(?:列出来|列出|列一下|看看|看一下|看下|查查|查一下|查下|查看|显示|说说|把)?(?P<loc>[\u4e00-\u9fff]{2,6}?)(?:里面|里|上)"
     r"(?=放的|放了|都有|有什么|有啥|有哪些|的东西|存的|收的|都放了|那|的)")
 _EN_LOCATION_RE = re.compile(
     r"\b(?:stored|kept|put|is|are|keep|store|have|has|got)\s+(?:\w+\s+)?(?:up\s+|down\s+|out\s+)?(?:in|at|inside)\s+(?:the|my|our)\s+"

@@ -31,8 +31,9 @@ from homeagent.text import has_han
 
 _PUNCT = "，,：:。.!！?？；;、 \"'“”‘’《》「」"
 _LEAD_RE = re.compile(
-    rf"^(?:(?:请你?|帮我|帮忙|麻烦你?|能不能|可以|你能|嗯|{INTERJECTIONS_ZH}|那个啥|那啥|那个|好的|oh|um|uh|hey|hi|ok|okay|please|can you|could you|would you"
-    r"|will you|would you kindly|pls)[\s，,：:]*)+",
+    # (English words whole: "high priority tasks" keeps its "hi", "umbrella" its "um")
+    rf"^(?:(?:请你?|帮我|帮忙|麻烦你?|能不能|可以|你能|嗯|{INTERJECTIONS_ZH}|那个啥|那啥|那个|好的|(?:oh|um|uh|hey|hi|ok|okay|please|can you|could you"
+    r"|would you kindly|would you|will you|pls)(?![A-Za-z'’]))[\s，,：:]*)+",
     re.I,
 )
 _TAIL_RE = re.compile(r"(?:[\s，,]*(?:吧|呀|啊|哦|呢|好吗|好不好|谢谢你?|谢啦|please|thanks|thank you|pls))+[\s。.!！?？]*$", re.I)
@@ -564,7 +565,7 @@ _COMMAND_ZH_RE = re.compile(
     r"帮我|帮忙|给我|给|麻烦|劳烦|拜托|请|你|您|先|顺便|赶紧|记得|别忘了|可以|"
     r"记下来|记下|记住|记上|记一下|记一哈|记录下?|记着|记账|记|存起来|存着|存下|存一下|存|登记|录入|录|"
     r"加进去|加进|加到|加入|加上|加|放进|放到|放在|放|写进|写到|写上|写下|写|保存|收藏|标记|倒数|倒计时|打个点|打卡|"
-    r"勾掉|勾了|划掉|删掉|删了|删|筛出来|列出来|列一下|设置|设个|设一个|新建个?|建个|建一个|弄个|弄一个|整个|"
+    r"打个勾|打个钩|打勾|打钩|勾上|勾一下|勾掉|勾了|划掉|删掉|删了|删|筛出来|列出来|列一下|设置|设个|设一个|新建个?|建个|建一个|弄个|弄一个|整个|"
     r"购物清单|购物单|物品清单|心愿单|愿望清单|愿望单|清单|书单|片单|日历|日程|行程|通讯录|联系人|备忘录?|便签|笔记|库存|在看|"
     r"健康数据|健康记录|健康档案|账本|想法|点子|灵感|主意|待办事项|待办|任务|提醒|习惯|目标|添|一项|一条|一个|个|"
     r"一笔(?:支出|收入|开销|花销|账)|"

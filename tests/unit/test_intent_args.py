@@ -41,6 +41,8 @@ def test_command_clause_knows_commands_from_content() -> None:
     ("阳台洗衣机的保修卡在电视柜第二格，记一下", "create_inventory_item", {"location": "电视柜第二格"}),
     ("表舅的生日是8月9号，帮我记住", "add_birthday", {"person": "表舅"}),
     ("My gym locker code is 7731, write it down", "create_note", {"content": "gym locker code is 7731"}),
+    ("换机油整完了 给我打个勾", "complete_task", {"content": "换机油"}),  # (was 给我打个勾)
+    ("交电费，打个勾", "complete_task", {"content": "交电费"}),
 ])
 def test_command_tails_stay_out_of_the_values(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = layer.fill(action, text)
@@ -84,6 +86,8 @@ def test_command_tails_stay_out_of_the_values(layer: IntentLayer, text: str, act
     ("list everything we keep in the garage", "list_inventory", {"location": "garage"}),
     ("what do we have up in the attic?", "list_inventory", {"location": "attic"}),
     ("阁楼上都有什么", "list_inventory", {"location": "阁楼"}),
+    ("看下仓库里的货", "list_inventory", {"location": "仓库"}),  # (was 看下仓库)
+    ("把冰箱里的东西列给我", "list_inventory", {"location": "冰箱"}),  # (was 把冰箱)
 ])
 def test_a_reads_filters_come_from_the_question(layer: IntentLayer, text: str, action: str, expected: dict) -> None:
     args = layer.fill(action, text)
@@ -500,3 +504,15 @@ def test_a_weekday_week_is_read_whole(layer: IntentLayer, text: str, action: str
 def test_a_contacts_spaced_parts(layer: IntentLayer, text: str, expected: dict) -> None:
     args = layer.fill("add_person", text)
     assert {k: args.get(k) for k in expected} == expected
+
+
+def test_a_greeting_word_is_only_a_whole_word() -> None:
+    from homeagent.intent.slots import strip_polite
+    assert strip_polite("high priority tasks. list.").startswith("high")  # (was "gh priority tasks")
+    assert strip_polite("umbrella on the list") == "umbrella on the list"
+    assert strip_polite("okra please") == "okra"
+    assert strip_polite("hi, ok, can you remind me to call mum") == "remind me to call mum"
+
+
+def test_a_priority_listing_said_as_a_ticket(layer: IntentLayer) -> None:
+    assert layer.fill("list_tasks", "high priority tasks. list.") == {"priority": "high"}  # (was query "gh")
