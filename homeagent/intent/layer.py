@@ -156,10 +156,12 @@ _DUTY_RE = re.compile(r"(?:之前|以前|前)(?:一定)?(?:要|得|必须)")
 _FIND_OUT_RE = re.compile(r"查|看看|看一下|瞧瞧|告诉我|说说|列一下|找找|找一下|搜|数一?下|算一?下"
                           r"|\b(?:check(?! (?:off|in|it|that|them))(?!-)|tell me|show|find|look|see|let me know|count"
                           r"|work out|figure out|remind me (?:what|which|when|where|how|who|whether|if))\b", re.I)
-_WHO_RE = re.compile(r"你是谁|你叫什么|介绍一下你自己|你是什么|who are you|what(?:'s| is) your name|introduce yourself|what are you\b", re.I)
+_WHO_RE = re.compile(r"你是谁|你叫什么|介绍一下你自己|你是什么|你是哪位|您是哪位|who are you|what(?:'s| is) your name|introduce yourself|what are you\b"
+                     r"|who am i (?:talking|speaking|chatting) (?:to|with)", re.I)
 _HELP_RE = re.compile(
     r"你能做什么|你会做什么|你会什么|你都会|会些什么|能干什么|你有什么功能|你能帮我做什么|能帮我干什么|怎么用你|^帮助$|^help\b|what can you do|what do you do"
-    r"|how can you help|what can i ask|what are you able to",
+    r"|how can you help|what can i ask|what are you able to|what (?:else )?(?:do|can) you (?:actually |even |really )do\b|^menu[?？!.]*$"
+    r"|^commands[?？!.]*$",
     re.I,
 )
 _PRONOUN_RE = re.compile(r"它|这个|那个|这条|那条|刚才那|刚刚那|\bit\b|\bthat one\b|\bthat\b|\bthis one\b|\bthe last one\b", re.I)
@@ -307,7 +309,10 @@ _READ_AGAIN_RE = re.compile(
     r"|^(?:and|also)\s+(?:for\s+|on\s+)?(?P<b>[^,，]{2,30}?)[\s?？.!]*$"
     r"|^(?:那|还有)?(?P<c>[^，,。？?]{1,12}?)(?:的)?呢[\s？?。!！]*$"
     r"|^那?(?:只要|就要|给我|要|看)?(?:前)?(?P<n>\d+|[一二两三四五六七八九十]+)\s*条(?:结果)?(?:就行|就好|就够了?|吧)?[\s。!！]*$"
-    r"|^(?:just\s+)?(?:give me\s+)?(?:the\s+)?(?:top|first)\s+(?P<n2>\d+|three|five|ten)\b.*$", re.I)
+    r"|^(?:just\s+)?(?:give me\s+)?(?:the\s+)?(?:top|first)\s+(?P<n2>\d+|three|five|ten)\b.*$"
+    # narrowed by a filter: "just the high priority ones", "only the done ones", "只看高优先级的"
+    r"|^(?:and\s+)?(?:just|only)\s+(?:show\s+(?:me\s+)?)?(?:the\s+)?(?P<f>[a-z][\w -]{1,28}?)(?:\s+ones?)?[\s?.!]*$"
+    r"|^(?:那)?(?:只看|只要|就看|只列|只显示)(?P<fz>[^，,。？?]{1,12}?)(?:的)?[吧。!！]*$", re.I)
 _NEXT_DAY_RE = re.compile(r"(?:the\s+)?day\s+(?:after|(?P<back>before))|(?:the\s+)?next\s+day|第二天|后一天|(?P<back2>前一天)", re.I)
 _TOO_RE = re.compile(r"^and\s+(.+?)\s+(?:too|as well)[\s.!]*$", re.I)
 _THE_ONE_RE = re.compile(r"^(?:the|my)\s+|\s+(?:one|task|item|habit|note)$", re.I)  # "the piano one": piano
@@ -1540,19 +1545,20 @@ class IntentLayer:
     def _read_again(self, text: str, prediction: Prediction, ctx: _Context, lang: str) -> Route | None:
         """"and yesterday?", "what about in Xuhui?", "那上个月呢", "只要5条" right after a read or a
         search: the same one again, with what changed said (a day, a place, a keyword, a count)."""
-        if ctx.asked is None or (prediction.label not in (NONE_LABEL, ctx.asked[0]) and prediction.confidence >= self.threshold
-                                 and not self._is_read(prediction.label)):
-            return None
         m = _READ_AGAIN_RE.match(text.strip())
-        if m is None:
+        if ctx.asked is None or m is None:
             return None
+        if (prediction.label not in (NONE_LABEL, ctx.asked[0]) and prediction.confidence >= self.threshold
+                and not self._is_read(prediction.label) and not (m.group("f") or m.group("fz"))):
+            return None  # (a narrowing, "only the done ones", is the read's whatever the classifier says)
         name, before = ctx.asked
         spec = self.registry.get(name)
         if spec is None:
             return None
         props = dict(spec.parameters).get("properties", {})
         args = dict(before)
-        said = next((g for g in (m.group("a"), m.group("b"), m.group("c")) if g), "").strip()
+        narrowed = m.group("f") or m.group("fz")
+        said = next((g for g in (m.group("a"), m.group("b"), m.group("c"), narrowed) if g), "").strip()
         if re.search(r"\b(?:one|ones|first|second|third|last|number|it|that|this)\b|#\s?\d|第\S{1,2}(?:个|条|项)|这个|那个", said, re.I):
             return None  # ("and the second one?", "那个呢": a record of what was listed, `_from_listing`'s)
         count = m.group("n") or m.group("n2")
@@ -1574,7 +1580,12 @@ class IntentLayer:
                 args["to"] = then.isoformat()
         else:
             new = {k: v for k, v in self.fill(name, said).items() if v not in (None, "", [])}
-            if any(k in new for k in when_keys):
+            filters = {k: v for k, v in new.items() if k not in when_keys and k != "query" and k in props}
+            if narrowed and filters:  # the same read, narrowed by what was said
+                args.update(filters)
+            elif narrowed:
+                return None
+            elif any(k in new for k in when_keys):
                 args = {k: v for k, v in args.items() if k not in when_keys}
                 args.update({k: new[k] for k in when_keys if k in new})
             elif "query" in props and isinstance(args.get("query"), str) and re.match(r"(?:in|at|near|for|on)\s", said, re.I):

@@ -199,3 +199,22 @@ async def test_prepone_moves_the_task_just_made(make_config) -> None:
     assert provider.requests == []
     assert _calls(events)[0][0] == "update_task"
     assert len(after) == 1 and after[0]["content"] == "book flights for Diwali" and [after[0]["due_day"]] != before
+
+
+async def test_a_listing_narrowed_by_a_filter_is_the_same_read(make_config) -> None:
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        await turn(app, "Remind me to phone the plumber tomorrow")
+        await turn(app, "And mark it high priority while you're at it.")
+        await turn(app, "remind me to water the ferns")
+        await turn(app, "what tasks do I have")
+        done = await turn(app, "only the done ones")
+        await turn(app, "what tasks do I have")
+        high = await turn(app, "just the high priority ones")
+        zh = await turn(app, "只看高优先级的")  # (narrowed again by the same filter: the same read)
+        rows = await app.db.fetchall("SELECT content, status FROM tasks ORDER BY id")
+    assert provider.requests == []
+    assert _calls(high) == [("list_tasks", {"priority": "high"})]
+    assert _calls(done) == [("list_tasks", {"status": "done"})]  # (was complete_task of "only the ones")
+    assert _calls(zh) == [("list_tasks", {"priority": "high"})]
+    assert [(r["content"], r["status"]) for r in rows] == [("phone the plumber", "open"), ("water the ferns", "open")]

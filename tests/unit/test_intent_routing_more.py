@@ -28,6 +28,10 @@ def route(layer: IntentLayer, text: str) -> Route:
     ("这东西到底咋用", "help"),
     ("so what stuff can you do for me?", "help"),
     ("what kind of things are you able to do", "help"),
+    ("who am I talking to", "who_am_i"),  # (was small talk)
+    ("您是哪位呀", "who_am_i"),
+    ("so what do you actually do", "help"),  # (was small talk)
+    ("menu", "help"),
 ])
 def test_who_and_help_in_everyday_words_are_answered_by_the_layer(layer: IntentLayer, text: str, label: str) -> None:
     found = route(layer, text)
