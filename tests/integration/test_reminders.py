@@ -446,8 +446,9 @@ async def test_through_the_intent_layer_later_snoozes_only_a_delivered_reminder(
     config = make_config(schedule={"check_interval": "1h"}, actions={"intent": True})
     async with running_app(config, provider=provider, clock=clock) as app:
         await act(app, "create_task", content="吃药", due="2026-03-02 08:01")
-        # Nothing delivered yet: going out for a while is a remark, not a snooze.
-        remark = await turn(app, "我出去一下 等会儿再说")
+        # Nothing delivered yet: being busy for a while is a remark, not a snooze. (Blind 16's
+        # "我出去一下 等会儿再说" is no longer the line: the classifier trains on it as small talk.)
+        remark = await turn(app, "我先忙 等会儿再说")
         assert not [e for e in remark if e.type == "tool_call"]
         assert app.intent.last_route.reason == "no reminder to answer"
         clock.advance(minutes=1)
