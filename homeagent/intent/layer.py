@@ -1548,8 +1548,9 @@ class IntentLayer:
         m = _READ_AGAIN_RE.match(text.strip())
         if ctx.asked is None or m is None:
             return None
+        narrowed = m.group("f") or m.group("fz")
         if (prediction.label not in (NONE_LABEL, ctx.asked[0]) and prediction.confidence >= self.threshold
-                and not self._is_read(prediction.label) and not (m.group("f") or m.group("fz"))):
+                and not self._is_read(prediction.label) and not narrowed):
             return None  # (a narrowing, "only the done ones", is the read's whatever the classifier says)
         name, before = ctx.asked
         spec = self.registry.get(name)
@@ -1557,7 +1558,6 @@ class IntentLayer:
             return None
         props = dict(spec.parameters).get("properties", {})
         args = dict(before)
-        narrowed = m.group("f") or m.group("fz")
         said = next((g for g in (m.group("a"), m.group("b"), m.group("c"), narrowed) if g), "").strip()
         if re.search(r"\b(?:one|ones|first|second|third|last|number|it|that|this)\b|#\s?\d|第\S{1,2}(?:个|条|项)|这个|那个", said, re.I):
             return None  # ("and the second one?", "那个呢": a record of what was listed, `_from_listing`'s)

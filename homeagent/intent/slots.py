@@ -66,7 +66,7 @@ _EN_PART = (rf"(?:the day after tomorrow|day after tomorrow|(?:tomorrow|today|ye
             rf"|(?:the )?\d{{1,2}}(?:st|nd|rd|th)? day of the \d{{1,2}}(?:st|nd|rd|th)? (?:lunar )?month"
             rf"|the \d{{1,2}}(?:st|nd|rd|th)(?: of {_MON})?|(?:last|past) \d+ days|{_MON}\.? \d{{1,2}}(?:st|nd|rd|th)?(?:,? \d{{4}})?|\d{{1,2}}(?:st|nd|rd|th)? (?:of )?{_MON}(?:,? \d{{4}})?"
             r"|(?:at )?\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|at \d{1,2}(?::\d{2})?|at noon|noon|midnight"
-            # a 24-hour time in four figures where it cannot be a year ("at 0700", "before 1930", "1930 hrs", "0830", "1930 today")
+            # a 24-hour time in four figures where it cannot be a year ("at 0700", "before 1930", "1930 hrs", "0830")
             r"|at (?:[01]\d|2[0-3])[0-5]\d|(?:by|before|after|from|until|till|b4) [01]\d[0-5]\d|0\d[0-5]\d"
             r"|(?:[01]\d|2[0-3])[0-5]\d\s*(?:hrs?|hours)\b"
             r"|(?:(?:next|this|on|by|before|b4|till|until|coming) |(?<=\d )|(?<=\d hrs ))(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\.?(?![a-z])"

@@ -70,9 +70,11 @@ def locate(text: str, value: str, us: list[tuple[int, int, str]]) -> tuple[int, 
     at = text.find(value)
     if at < 0:
         at = text.casefold().find(value.casefold())
-    if at < 0:
-        return None
-    end = at + len(value)
+    return None if at < 0 else units_of(us, at, at + len(value))
+
+
+def units_of(us: list[tuple[int, int, str]], at: int, end: int) -> tuple[int, int] | None:
+    """The units characters at..end of the text are, or None when either edge is inside a unit."""
     first = next((k for k, u in enumerate(us) if u[0] >= at), None)
     last = next((k for k in range(len(us) - 1, -1, -1) if us[k][1] <= end), None)
     if first is None or last is None or last < first or us[first][0] != at or us[last][1] != end:
@@ -135,8 +137,8 @@ def blocked_units(text: str, us: list[tuple[int, int, str]], others: Iterable[An
         said = str(other) if not isinstance(other, float) else f"{other:g}"
         found = locate(text, said, us) if said else None
         if found is None and isinstance(other, int | float):  # a number said in words ("五分" for a score of 5)
-            found = next(((first, last + 1) for m in _NUMERALS_RE.finditer(text) if parse_number(m.group(0)) == other
-                          for first, last in [_covering(us, m.start(), m.end())] if first is not None), None)
+            found = next((span for m in _NUMERALS_RE.finditer(text) if parse_number(m.group(0)) == other
+                          if (span := units_of(us, m.start(), m.end())) is not None), None)
         if found is not None:
             a, b = found
             if isinstance(other, int | float) and b < len(us) and _kind(us[b][2]) == "c":
@@ -144,11 +146,6 @@ def blocked_units(text: str, us: list[tuple[int, int, str]], others: Iterable[An
             out.update(range(a, b))
     return frozenset(out)
 
-
-def _covering(us: list[tuple[int, int, str]], start: int, end: int) -> tuple[int | None, int]:
-    """The first and last units within characters start..end."""
-    inside = [k for k, u in enumerate(us) if start <= u[0] < end]
-    return (inside[0], inside[-1]) if inside else (None, -1)
 
 
 def span_features(key: str, us: list[tuple[int, int, str]], a: int, b: int, ra: int, rb: int,
