@@ -95,7 +95,7 @@ from homeagent.intent.spans import Spans
 from homeagent.intent.spans import load as load_spans
 from homeagent.intent.spoken import as_written
 from homeagent.intent.structured import measures, pairs, structured
-from homeagent.intent.tidy import quoted_names, tidy, unquoted
+from homeagent.intent.tidy import quoted_names, tidy, undated_name, unquoted
 from homeagent.intent.training import (
     HELP_LABEL,
     NONE_LABEL,
@@ -1296,6 +1296,9 @@ class IntentLayer:
         # (items the route makes one call each, "apples, oat milk and rice", are a list, not a span)
         listed = {k: v for k, v in args.items() if k == "item" and isinstance(v, str) and len(split_items(v)) > 1}
         refined = {**self.spans.refine(said, args, props), **listed}
+        lookup = next((k for k in props if k != "id"), "")
+        if action.startswith(("update_", *_LOOKUP_ACTIONS)) and isinstance(refined.get(lookup), str):
+            refined[lookup] = undated_name(refined[lookup])  # (a span may take in the day the record is on)
         names_apart(action, props, refined)  # (a span takes in whose kin they are: "我外孙明明" is 明明)
         return refined
 
@@ -1398,8 +1401,10 @@ class IntentLayer:
             if key and (value in (None, "") or (isinstance(value, str) and _only_command_words(value, args, key))):
                 args = {**{k: v for k, v in args.items() if k != key}, "id": last[1]}
         required = list(dict(spec.parameters).get("required", []))
-        missing = [k for k in required if args.get(k) in (None, "", [])]
+        missing = [k for k in required if args.get(k) in (None, "", [])
+                   or (isinstance(args[k], str) and _NO_ERRAND_RE.fullmatch(args[k].strip()))]
         if missing:
+            args = {k: v for k, v in args.items() if k not in missing}
             if ctx is not None:
                 ctx.pending = (action, args, missing[0])
             return Route("intent", action, prediction.confidence, answer=self._ask(spec.to_def(), missing[0], lang),
@@ -1955,6 +1960,14 @@ def _verb_of(text: str) -> str | None:
 
 def _norm_words(text: str) -> str:
     return re.sub(r"[\W_]+", "", text).casefold()
+
+
+# What is left of "remind me later" / "晚点再提醒我" once the command is taken away: when,
+# with no errand. A required value of these words alone is no value: the layer asks for it.
+_NO_ERRAND_RE = re.compile(
+    r"(?:(?:later(?:\s+on)?|soon|again|then|afterwards|some\s*time|another\s+time|"
+    r"(?:in\s+)?(?:a\s+)?(?:bit|while|minute|min|sec|second|moment|few))[\s.!?]*)+|"
+    r"(?:晚点儿?|晚些(?:时候)?|待会儿?|等会儿?|一会儿?|过会儿?|回头|稍后|以后|迟点|再|一下|吧|啊)+", re.I)
 
 
 def _only_command_words(value: str, args: Mapping[str, Any], key: str) -> bool:

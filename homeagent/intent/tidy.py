@@ -37,11 +37,19 @@ _POINTER_ZH_RE = re.compile(r"(?:那|这)(?:一)?(?:条|个|篇|件|项|张|笔|
 _POINTER_EN_RE = re.compile(r"\s+(?:habit|task|todo|to-do|goal|countdown|note|memo|reminder)s?\b.*$", re.I)
 # A name said before the kind of record ("爬山习惯", "读书这个目标").
 _MARKED_NAME_ZH = re.compile(r"(?!这个|那个)(?P<x>[\u4e00-\u9fffA-Za-z0-9]{2,8}?)(?:这个|那个|的)?(?:习惯|目标)(?!打卡|记录|列表|清单)")
+# The day a looked-up record is on, before its name ("the Tuesday week viewing", "tomorrow's
+# dentist", "下周二那个看房"): the name alone finds it, the day is no word of it.
+# (A weekday alone may be the name's own word, "the Friday movie night": kept.)
+_ON_DAY_EN_RE = re.compile(
+    r"^(?:(?:the|my|our)\s+)?(?:(?:today|tomorrow|tonight|yesterday)(?:'s|’s)|(?:next|this|last)\s+{d}(?:'s|’s)?"
+    r"|{d}(?:'s|’s|\s+week(?:'s|’s)?))\s+(?=[a-z])".format(d=r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"), re.I)
+_ON_DAY_ZH = r"(?:今天|明天|后天|昨天|(?:这|下下?|上)?(?:周|星期|礼拜)[一二三四五六日天])"
 _DISPOSAL_RE = re.compile(r"^(?:先|就|再|帮我|给我)?把\s*(?=\S)")
 _EN_VERB_RE = re.compile(
     r"^(?:(?:please|just|now|also|ok|so)\s+)*(?:push|move|take|abandon|scrap|drop|nuke|ditch|cancel|delete|remove|rename|retitle"
     r"|change|update|reschedule|mark|tick|check|cross|close out|finish|complete|pause|resume|archive|stop|quit|get rid of"
-    r"|postpone|bump|shift|throw away|throw out|toss(?: out)?|bin|trash|chuck(?: out)?|wipe)(?:\s+(?:off|out|in))?\s+"
+    r"|postpone|bump|shift|throw away|throw out|toss(?: out)?|bin|trash|chuck(?: out)?|wipe|scratch|nix|axe|strike|zap)"
+    r"(?:\s+(?:off|out|in))?\s+"
     r"(?:(?:the|my|our|a|an|that|this)\s+)?(?=\S)", re.I)
 _ASKING_RE = re.compile(r"^(?:提醒我?|叫我|喊我|让我|记得|别忘了|要)\s*(?:去|要)?(?=\S{2})|^(?:i need|i want|i'd like)\s+(?:a\s+)?"
                         r"reminder\s+(?:to\s+)?", re.I)
@@ -91,6 +99,14 @@ _PLACE_ZH_RE = re.compile(r"[，,\s]*在(?P<p>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)(?
 _PLACE_EN_RE = re.compile(r"\s+at\s+(?:the\s+)?(?P<p>(?:[A-Z][\w'’-]*)(?:\s+(?:[A-Z][\w'’-]*|of|and|&))*|[a-z]+ (?:center|centre|hall"
                           r"|park|school|office|library|gym|clinic|hospital|church|stadium)|school|church|college|kindergarten|nursery)(?=[,.!]|$|\s+(?:with|for)\s)")
 _MINUTES_EN_RE = re.compile(r"(?P<n>\d+)\s*-\s*(?:minute|min)\b|(?P<h>\d+)\s*-\s*hour\b", re.I)
+def undated_name(value: str) -> str:
+    """A looked-up record's name without the day said before it: "the Tuesday week viewing" is
+    "viewing", "明天的牙医" 牙医 (a name that is only the day stays as said)."""
+    value = re.sub(rf"^{_ON_DAY_ZH}的?\s*(?=\S{{2}})", "", value) or value
+    value = _ON_DAY_EN_RE.sub("", value) or value
+    return re.sub(r"^(?:the|my|our)\s+(?=\S)", "", value, flags=re.I) if value.isascii() else value
+
+
 def _cut(value: str, span: str) -> str:
     out = value.replace(span, " ", 1)
     out = re.sub(r"\s*[，,]\s*[，,]+\s*", "，", out)
@@ -248,8 +264,11 @@ def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any],
         if value.isascii() and (key in _ONE_SENTENCE_KEYS or key == "content" and action.endswith(("_task", "_idea"))):
             value = one_sentence_en(value, text)  # (a note's, a diary's or a memo's words may be sentences)
         if lookup and key in _LOOKUP_KEYS:
+            value = undated_name(value) if has_han(value) else value
             m = _POINTER_ZH_RE.search(value)
-            if m and m.start() > 0:
+            if m and re.fullmatch(_ON_DAY_ZH + "的?", value[: m.start()]) and len(value) - m.end() >= 2:
+                value = value[m.end():]  # "下周二那个看房": the day, then the record's name
+            elif m and m.start() > 0:
                 value = value[: m.start()]
             elif " " in value and re.search(r"[\u4e00-\u9fff]", value):
                 # (the pointer may be gone already, "戒糖 目标放弃"): the words before it in the text
@@ -267,7 +286,7 @@ def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any],
             # "the concert got cancelled", "with the old gate code", "周六看电影", "酱油到手": the record's words
             value = re.sub(r"\s+(?:got|is|was|has been|were|are)\s+\w+.*$", "", value, flags=re.I) or value
             value = re.sub(r"^(?:with|about|called|named)\s+(?:the\s+|my\s+)?(?:old\s+)?(?=\S)", "", value, flags=re.I) or value
-            value = re.sub(r"^(?:今天|明天|后天|昨天|(?:这|下|上)?(?:周|星期|礼拜)[一二三四五六日天])的?(?=\S{2})", "", value) or value
+            value = undated_name(value)
             if action.startswith("mark_"):
                 value = re.sub(r"(?:已经)?(?:到手|买到|买好|买回来|买)了?$", "", value) or value
         if value.isascii() and key == "place":  # "landed at Pudong Airport", "the office now": where, not when

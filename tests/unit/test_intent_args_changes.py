@@ -35,6 +35,15 @@ def test_what_an_update_says(filler: IntentLayer, action: str, text: str, expect
     ("delete_note", "以前的装修报价笔记没用了，删掉", "title", "装修报价"),
     ("delete_habit", "I'm done tracking steps, delete that habit", "habit", "steps"),
     ("delete_habit", "remove the journaling habit and all its history", "habit", "journaling"),
+    # the day a record is on is not its name: the name alone finds it
+    ("delete_event", "scratch the Tuesday week viewing", "title", "viewing"),
+    ("delete_event", "nix next Friday's viewing", "title", "viewing"),
+    ("delete_event", "nix the Friday viewing", "title", "Friday viewing"),  # (a weekday may be the name's)
+    ("delete_event", "cancel tomorrow's dentist", "title", "dentist"),
+    ("complete_task", "tick off Monday's bins", "content", "bins"),
+    ("delete_event", "下周二那个看房删了", "title", "看房"),
+    ("delete_event", "把周二的看房取消", "title", "看房"),
+    ("delete_event", "cancel Friday drinks", "title", "Friday drinks"),
 ])
 def test_the_name_an_update_or_delete_looks_up(filler: IntentLayer, action: str, text: str, key: str, name: str) -> None:
     assert filler.fill(action, text).get(key) == name

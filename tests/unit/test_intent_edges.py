@@ -53,3 +53,13 @@ def test_an_unsure_line_asking_nothing_gets_no_action(layer: IntentLayer, text: 
 def test_words_around_an_english_name(layer: IntentLayer, text: str, key: str, expected: str) -> None:
     found = asyncio.run(layer.route(text, channel=text, tools=layer.registry.definitions()))
     assert found.calls and found.calls[0].parsed_arguments().get(key) == expected, found.trace()
+
+
+@pytest.mark.parametrize("text", ["remind me later", "晚点再提醒我", "remind me in a bit", "回头提醒我一下"])
+def test_a_reminder_of_nothing_asks_what(layer: IntentLayer, text: str) -> None:
+    """"remind me later" names no errand: the words of when are no task's content, so the
+    layer asks what to remind of (or, unsure, leaves the line to the model) instead of writing a
+    task named "later"."""
+    found = asyncio.run(layer.route(text, channel=text, tools=layer.registry.definitions()))
+    assert not found.calls, found.trace()
+    assert found.path == "model" or (found.answer and found.reason == "missing slot"), found.trace()
