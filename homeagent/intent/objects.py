@@ -394,6 +394,15 @@ def _money(text: str, action: str, props: Mapping[str, Any], out: dict[str, Any]
             del out["note"]
     if write and "category" in props and not out.get("category") and (named := money_category(text)):
         out["category"] = named[0]  # "Spent 45 on groceries": filed under groceries, the note keeps the word
+    note = out.get("note")
+    if write and "note" in props and not re.search(f"[{_HAN}]", text) and (
+            not isinstance(note, str) or not note.strip() or _MONEY_JUNK_EN.search(note)
+            or _MONEY_COMMAND_EN.fullmatch(note.strip(" .!"))):
+        picked = _what_for_en(text, str(out.get("category") or ""))
+        if picked:
+            out["note"] = picked
+        elif isinstance(note, str) and _MONEY_COMMAND_EN.fullmatch(note.strip()):
+            del out["note"]
 
 
 def _what_for_zh(text: str, out: Mapping[str, Any]) -> str:
@@ -412,6 +421,83 @@ def _what_for_zh(text: str, out: Mapping[str, Any]) -> str:
         if len(words) >= 2 and words != str(out.get("category", "")):
             return " ".join(words.split())
     return ""
+
+
+# An English line's parts that are not what the money went on: the command to keep it ("write
+# that down", "chalk it up", "log as income"), the amount in figures or words with its currency,
+# the day, how often, and the verbs and words around them.
+_MONEY_COMMAND_EN = re.compile(
+    r"(?:please\s+)?(?:(?:can|could|would)\s+you\s+)?(?:(?:help\s+me\s+)?(?:log|record|write|put|chalk|stick|save|enter|file|jot|"
+    r"track|mark|note|add|book|keep|pop|bung|whack|chuck|throw)(?:\s+(?:it|that|this|them)\b(?:\s+\S+){0,5}|\s+(?:it\s+)?(?:down\s+)?as\b.*"
+    r"|(?:\s+(?:an?\s+)?(?:expense|income|payment|transaction|it))?(?:\s+(?:please|pls|thanks|anyway|for\s+me))?)"
+    r"|for\s+me|thanks?|ta|cheers|please|pls|i\s+guess|um+|uh+|er+|like|so|well|you\s+know|i\s+mean|(?:so\s+)?i\s+spent)", re.I)
+_MONEY_JUNK_EN = re.compile(
+    r"\b(?:spent|paid|bucks|quid|dollars?|euros?|pounds?|yuan|chalk|log|write|record)\b|[$£€¥]|^(?:it|that|this)\b", re.I)
+_MONEY_WORDS_EN = re.compile(
+    r"(?:(?:(?:\b(?:[SACR]|NZ|HK|US))?[$€£¥]|\bR|\bRs\.?|₹|\bRM|\bINR|\bEUR|\bGBP|\bUSD)\s*)?\d[\d,]*(?:\.\d+)?\s*(?:k\b|grand\b)?\s*"
+    r"(?:bucks|dollars?|quid|pounds?|euros?|eur|gbp|usd|rand|yuan|rmb|rupees?|cents?|p\b)?"
+    r"|\b(?:a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|"
+    r"ninety|hundred|thousand|fiver|tenner|grand|and|-)(?:\s+|-)*(?:bucks|dollars?|quid|pounds?|euros?|rand|grand)\b"
+    r"|\b(?:a\s+)?(?:fiver|tenner|score)\b", re.I)
+_MONEY_WHEN_EN = re.compile(
+    r"\b(?:today|tonight|yesterday|this\s+(?:morning|afternoon|evening|arvo|week|month)|last\s+(?:night|week|month)|just\s+now"
+    r"|earlier|(?:on|at|over)\s+the\s+weekend|(?:(?:on|last|this|next)\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+    r"|(?:a|per|each|every)\s+(?:month|year|week|day)|monthly|yearly|annually|weekly"
+    r"|for\s+(?:\d+|an?|one|two|three|four|five|ten|fifteen|twenty|thirty|forty|half\s+an)\s+(?:minutes?|mins?|hours?|hrs?|days?|weeks?)"
+    r")(?:'s|’s)?(?=\W|$)", re.I)
+_MONEY_HEAD_EN = re.compile(
+    r"^(?:(?:i|we|just|so|and|also|oh|ok|okay|right|the|annual|yearly|monthly)\s+)*(?:(?:record|log|add)\s+(?:an?\s+)?"
+    r"(?:expense|income|payment|transaction)(?:\s+of)?|put\s+down|chalk\s+up|spent|paid(?:\s+out)?|pay(?:s|ing)?|got\s+paid|earned|"
+    r"made|received|got|down|"
+    r"lost|blew|dropped|added|add|log|record)?\s*(?:(?:at|on|for|from|to|the|a|an|my|our|annual|yearly|monthly)\s+)*", re.I)
+_MONEY_TAIL_EN = re.compile(
+    r"\s+(?:is|was|were|are|came\s+to|comes\s+to|come\s+to|cost|costs|paid(?:\s+out)?|in|charges?(?:\s+(?:us|me))?"
+    r"|takes?(?:\s+off\s+(?:my|our|the)\s+(?:card|account))?|(?:has\s+|have\s+)?(?:come|came|gone|went)\s+(?:in|out|through)"
+    r"|as\s+(?:a\s+|an\s+)?(?:(?:monthly|yearly|weekly|recurring|regular)\s+)?(?:expense|income|sub|subscription|payment|bill))\s*$", re.I)
+
+
+def _what_for_en(text: str, category: str = "") -> str:
+    """What the money went on, in an English line: a clause that is not the command, less its
+    amount, its day, how often and its verbs ("Spent forty dollars at the hardware store,
+    write that down" → hardware store; "Bridge toll, $7.25" → bridge toll; "Add Disney Plus as
+    a monthly expense, 13.99" → Disney Plus; "paid the window cleaner 25 quid" → window
+    cleaner). The clause the amount is in comes first; else the first clause, unless it is one
+    word and a later one names a place ("Fuel, forty-five bucks, Shell on Route 9")."""
+    text = re.sub(r"\([^()]*\)", " ", text)  # "(inc. VAT at 20%)": an aside
+    text = re.sub(r"\b(?:category|dated|date)\s*[:：][^;,.]*", " ", text, flags=re.I)  # ("; category: home maintenance")
+    # "Gym membership's £32", "Salary's come in", "rent's in from the lodger": the 's is a verb
+    text = re.sub(r"(?<=\w)(?:'s|’s)(?=\s+(?:[$€£¥\d]|a\s+|an\s+|about|around|come|gone|in\b))", " is", text)
+    found: list[tuple[str, bool]] = []
+    for clause in re.split(r"[,;:!?]+|\.(?!\d)|\s+[-–—]\s+", text):
+        clause = clause.strip()
+        if (not clause or _MONEY_COMMAND_EN.fullmatch(clause) and not re.match(r"add\s+\S+.*\s+as\s+", clause, re.I)
+                or re.fullmatch(r"(?:an?\s+)?(?:new\s+)?(?:income|expense|expenses|spending|earnings|transaction|payment)", clause, re.I)):
+            continue
+        words = _MONEY_WHEN_EN.sub(" ", clause)
+        priced = _MONEY_WORDS_EN.search(words) is not None
+        words = " ".join(_MONEY_WORDS_EN.sub(" ", words).split())
+        words = re.sub(r"(?<=\w)\s+(?:is|was|were)\s+in\s+(?=from\b)|(?<=\w)\s+(?:is|was|were|came\s+to|cost)\s+(?=(?:at|from)\b)", " ",
+                       words, flags=re.I)  # "rent is in from the lodger", "Gas was at Costco"
+        for _ in range(2):
+            words = _MONEY_TAIL_EN.sub("", _MONEY_HEAD_EN.sub("", words)).strip()
+        words = re.sub(r"\s+(?:as\s+)?(?:an?\s+)?(?:(?:monthly|yearly|recurring)\s+)?(?:expense|income|sub|subscription)$", "",
+                       words, flags=re.I)
+        words = re.sub(r"^(?:at|on|for|to)\s+(?:the\s+)?", "", words, flags=re.I).strip(" '’")
+        words = re.sub(r"\s+of\s+(?=(?:from|for|to|at)\b)", " ", words, flags=re.I)  # "a refund of (500) from …"
+        words = re.sub(r"(?:\s+(?:for|at|on|of|to|from))+$", "", words, flags=re.I)  # "… on Facebook Marketplace for (80)"
+        if category and words.casefold() != category.casefold():
+            kind = re.escape(category)  # "Woolies on groceries", "groceries at Costco": filed under it already
+            words = re.sub(rf"\s+(?:on|for|under)\s+{kind}$|^{kind}\s+(?:at|from|in)\s+", "", words, flags=re.I)
+        if re.search(r"[A-Za-z]{2,}", words) and len(words.split()) <= 8 and not _MONEY_JUNK_EN.search(words):
+            found.append((words, priced))
+    if not found:
+        return ""
+    priced = [w for w, p in found if p]
+    if priced:
+        return priced[0]
+    first = found[0][0]
+    later = next((w for w, _ in found[1:] if re.search(r"\s(?:on|at|in)\s|\b[A-Z][a-z]", w)), None) if " " not in first else None
+    return later or first
 
 
 _MONEY_COMMAND_ZH = re.compile(r"(?:帮我|给我|再)?\s*(?:记|计|存)\s*(?:个|一笔|一下|上|下来?|好)?\s*(?:账|帐)?\s*(?:expense|income)?"

@@ -202,3 +202,26 @@ def test_a_contact_s_name_and_who_they_are(filler: IntentLayer, text: str, expec
     got = filler.fill("add_person", text)
     assert has_args(got, expected), got
     assert absent is None or absent not in got, got
+
+
+@pytest.mark.parametrize(("text", "note"), [
+    ("Spent forty dollars at the hardware store, write that down", "hardware store"),
+    ("Parking fee, $12.50", "parking fee"),
+    ("Spotify 11.99 a month, log it as a sub", "Spotify"),
+    ("Car rego is $820 a year, record it as yearly", "car rego"),
+    ("Babysitting money came to 60 today, log as income", "babysitting money"),
+    ("Add Disney Plus as a monthly expense, 13.99", "Disney Plus"),
+    ("spent 30 bucks on pizza", "pizza"),
+    ("Uber paid out 300 dollars, put it down as income", "Uber"),
+    ("paid the window cleaner 25 quid", "window cleaner"),
+    ("coffee 4.50", "coffee"),
+    ("Movie tickets were 28 dollars last night, chalk it up", "movie tickets"),
+    ("Petrol, 60 bucks, the BP on Main Street", "BP on Main Street"),  # a word of its kind, then where
+    ("spent 90 bucks at Aldi this morning on groceries", "Aldi"),  # (groceries is its category)
+    ("Record an expense of £300 (inc. VAT) for the new gutters; category: home", "new gutters"),
+])
+def test_what_the_money_went_on_in_english(filler: IntentLayer, text: str, note: str) -> None:
+    """An English line's expense or income keeps what it was for, without its amount, its
+    day, how often, the verb and the command to log it."""
+    got = filler.fill("record_transaction", text)
+    assert str(got.get("note", "")).casefold() == note.casefold(), got
