@@ -492,9 +492,9 @@ def _what_for_en(text: str, category: str = "") -> str:
             found.append((words, priced))
     if not found:
         return ""
-    priced = [w for w, p in found if p]
-    if priced:
-        return priced[0]
+    with_amount = [w for w, p in found if p]
+    if with_amount:
+        return with_amount[0]
     first = found[0][0]
     later = next((w for w, _ in found[1:] if re.search(r"\s(?:on|at|in)\s|\b[A-Z][a-z]", w)), None) if " " not in first else None
     return later or first
