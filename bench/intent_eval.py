@@ -30,6 +30,12 @@ them earlier ("删掉订机票那个任务" presumes that task). Printed:
     .venv/bin/python bench/intent_eval.py                # in process
     .venv/bin/python bench/intent_eval.py --http         # through the daemon's /api/chat
     .venv/bin/python bench/intent_eval.py --curve --show-errors
+    .venv/bin/python bench/intent_eval.py --local-model  # the bundled model answers what the layer leaves
+
+With --local-model the lines the layer leaves to the model run on the bundled model (the
+shipped default engine, offered the layer's ranked candidates) instead of the scripted one,
+so action accuracy is the whole system's: a model reply that calls an action is that action,
+one in words alone is "none". Its writes on questions are counted like the layer's.
 """
 
 from __future__ import annotations
@@ -381,13 +387,16 @@ async def _turn(ask: Any, app: Any, text: str, channel: str) -> list[Any]:
     return [event async for event in interrupt.reply.events]
 
 
+LOCAL_MODEL = False  # --local-model: the model path is the bundled model's, graded as it answered
+
+
 def _outcome(item: dict[str, Any], path: str, label: str, calls: list[tuple[str, dict[str, Any]]], app: Any,
              route_ms: float, total_ms: float, answer: str, offered: list[str]) -> dict[str, Any]:
     if calls:
         predicted = calls[0][0]
     elif path == "intent":
         predicted = label  # an answer of its own or a missing-slot question
-    elif not any(name in app.intent.templates for name in offered):
+    elif LOCAL_MODEL or not any(name in app.intent.templates for name in offered):
         predicted = "none"  # the model answers in words, offered no action
     else:
         predicted = "model"
@@ -487,7 +496,9 @@ def report(results: list[dict[str, Any]], show_errors: bool) -> dict[str, Any]:
                 print(f"  ACTION {item['id']} {item['text']!r}: want {item['action']}, got {r['predicted']} "
                       f"({r['path']}, top {r['label']} {r['confidence']:.2f})")
             elif r in ran and r not in args_ok:
-                print(f"  ARGS   {item['id']} {item['text']!r}: want {item['args']}, got {[a for _, a in r['calls']]}")
+                off = [k for k in item["args"] if not key_right(item, r["calls"], k)]
+                print(f"  ARGS   {item['id']} {item['text']!r}: want {item['args']}, got {[a for _, a in r['calls']]}"
+                      f"  [off: {', '.join(off)}]")
         for r in wrote:
             print(f"  WRITE  {r['item']['id']} {r['item']['text']!r}: {r['writes']}")
         for r in searched:
@@ -495,6 +506,23 @@ def report(results: list[dict[str, Any]], show_errors: bool) -> dict[str, Any]:
                 print(f"  SEARCH {r['item']['id']} {r['item']['text']!r}: asked for {r['item']['action']}")
     return {"action": len(right) / n, "args": len(args_ok) / max(1, len(ran)), "coverage": len(covered) / n,
             "writes": sum(bool(r["writes"]) for r in questions)}
+
+
+def either_label(results: list[dict[str, Any]], path: Path) -> None:
+    """On the lines a second labeller labelled again (bench/label_agreement.py), the arguments
+    graded against the set's labels and against either label: a value two careful labellers
+    wrote differently is right when it is what either wrote."""
+    second = {row["id"]: row for row in load(path)}
+    ran = [r for r in results if r["item"]["id"] in second and r["predicted"] == r["item"]["action"]
+           and r["calls"] and r["item"]["args"]]
+
+    def right(r: dict[str, Any]) -> bool:
+        other = second[r["item"]["id"]]
+        return args_right(r["item"], r["calls"]) or (
+            other["action"] == r["item"]["action"] and args_right({**r["item"], "args": other["args"]}, r["calls"]))
+    n = sum(1 for r in results if r["item"]["id"] in second)
+    print(f"relabelled lines ({n}):     arguments {pct(sum(args_right(r['item'], r['calls']) for r in ran), len(ran))} "
+          f"against the set's labels, {pct(sum(right(r) for r in ran), len(ran))} against either label")
 
 
 def curve(items: list[dict[str, Any]], app: Any) -> None:
@@ -527,7 +555,7 @@ async def main_async(args: argparse.Namespace) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="intent-eval-"))
     # Deletes run without a confirmation here (over /api/chat one would wait for an answer).
     config = load_config(write_config(tmp, actions={"intent": True}, permissions={"classes": {"delete": "allow"}}), env={})
-    provider = ScriptedProvider(["(model)"] * 5000)
+    provider = None if args.local_model else ScriptedProvider(["(model)"] * 5000)
     started = time.perf_counter()
     async with App(config, provider=provider, clock=FakeClock(NOW)) as app, anyio.create_task_group() as tg:
         if args.cost is not None:
@@ -546,8 +574,14 @@ async def main_async(args: argparse.Namespace) -> int:
         else:
             tg.start_soon(app.agent.run, app.inbox)
             results = await run_in_process(items, app)
-        print(f"model calls: {len(provider.requests)}")
+        modelled = [r for r in results if r["path"] == "model"]
+        print(f"model turns: {len(modelled)}" + (
+            f"; right action on them {pct(sum(r['predicted'] == r['item']['action'] for r in modelled), len(modelled))}"
+            f" (the bundled model)" if args.local_model else ""))
         summary = report(results, args.show_errors)
+        second = args.data.parent / args.data.name.replace("intent_blind", "relabel_blind")
+        if second != args.data and second.exists():
+            either_label(results, second)
         if args.curve:
             curve(items, app)
         tg.cancel_scope.cancel()
@@ -561,11 +595,14 @@ def main() -> int:
     parser.add_argument("--http", action="store_true", help="through the daemon's /api/chat")
     parser.add_argument("--curve", action="store_true", help="also print the learning curve")
     parser.add_argument("--show-errors", action="store_true")
+    parser.add_argument("--local-model", action="store_true", help="the bundled model answers what the layer leaves")
     parser.add_argument("--cost", type=float, default=None, help="calibration cost of a wrong action (default: the layer's)")
     args = parser.parse_args()
     import logging
 
     logging.disable(logging.INFO)
+    global LOCAL_MODEL
+    LOCAL_MODEL = args.local_model
     return asyncio.run(main_async(args))
 
 
