@@ -95,7 +95,7 @@ from homeagent.intent.spans import Spans
 from homeagent.intent.spans import load as load_spans
 from homeagent.intent.spoken import as_written
 from homeagent.intent.structured import measures, pairs, structured
-from homeagent.intent.tidy import quoted_names, tidy, undated_name, unquoted
+from homeagent.intent.tidy import done_said, quoted_names, tidy, undated_name, unquoted
 from homeagent.intent.training import (
     HELP_LABEL,
     NONE_LABEL,
@@ -1298,7 +1298,9 @@ class IntentLayer:
         refined = {**self.spans.refine(said, args, props), **listed}
         lookup = next((k for k in props if k != "id"), "")
         if action.startswith(("update_", *_LOOKUP_ACTIONS)) and isinstance(refined.get(lookup), str):
-            refined[lookup] = undated_name(refined[lookup])  # (a span may take in the day the record is on)
+            refined[lookup] = undated_name(refined[lookup])  # (a span may take in the day the record is on,
+            if action.startswith(("complete_", "check_in_", "mark_")):  # or what is said of its being done)
+                refined[lookup] = done_said(refined[lookup])
         names_apart(action, props, refined)  # (a span takes in whose kin they are: "我外孙明明" is 明明)
         return refined
 

@@ -89,7 +89,9 @@ _EN_LEAD = re.compile(
     r"^(?:(?:(?:make\s+)?sure\s+(?:i|we)\s+(?:don't|do not|dont)\s+forget(?:\s+to)?|(?:i\s+)?must\s+remember(?:\s+to)?"
     r"|don't\s+let\s+me\s+forget(?:\s+to)?|\w+\s+says(?:\s+(?:we(?:'ve|\s+have)\s+run\s+out\s+of|we\s+need|that))?"
     r"|todo|to-?do|set up(?:\s+an?\s+\w+)?|(?:i\s+)?(?:want|need|'d like)\s+to\s+(?:track|start|build|do)(?:\s+an?)?|chuck|stick|throw"
-    r"|(?:bin|trash|toss|ditch|scrap)(?=\s+(?:the|my|our|that|this)\b)|call off|get rid of|put down that|record that|remember that|log|add|put|save|jot down"
+    r"|(?:bin|trash|toss|ditch|scrap)(?=\s+(?:the|my|our|that|this)\b)|call off|get rid of|put down that|record that|remember that|log|add"
+    # ("put the bins out", "put the washing on": a chore whose verb is put, not the command)
+    r"|put(?!\s+(?:(?:the|a|an|my|our|some)\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:out|away|on|up|back|in|down|to\s+bed)\s*$)|save|jot down"
     r"|i\s+(?:just\s+)?(?:had|took)|(?:just\s+)?(?:had|took)|did|i\s+need|need|grab)\s+(?:(?:my|the|our|some|a|an|of)\s+)*"
     r"|(?:(?:set up an?\s+|add an?\s+|start an?\s+)?countdown\s+(?:for|to|until)|(?:just\s+)?(?:arrived|got)\s+(?:at|to)|online"
     r"|of|some)\s+)(?=\S)", re.I)

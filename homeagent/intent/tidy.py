@@ -44,6 +44,9 @@ _ON_DAY_EN_RE = re.compile(
     r"^(?:(?:the|my|our)\s+)?(?:(?:today|tomorrow|tonight|yesterday)(?:'s|’s)|(?:next|this|last)\s+{d}(?:'s|’s)?"
     r"|{d}(?:'s|’s|\s+week(?:'s|’s)?))\s+(?=[a-z])".format(d=r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"), re.I)
 _ON_DAY_ZH = r"(?:今天|明天|后天|昨天|(?:这|下下?|上)?(?:周|星期|礼拜)[一二三四五六日天])"
+_ME_A_TODO_RE = re.compile(r"^(?:me|us)\s+an?\s+(?:(?:recurring|repeating|quick|new|weekly|daily)\s+)?(?:to-?do|task|reminder|job)"
+                           r"\s+(?:to|for)\s+", re.I)
+_TODO_TO_RE = re.compile(r"\b(?:to-?do|task|reminder|job)\s+(?:to|for)\s+", re.I)
 _DISPOSAL_RE = re.compile(r"^(?:先|就|再|帮我|给我)?把\s*(?=\S)")
 _EN_VERB_RE = re.compile(
     r"^(?:(?:please|just|now|also|ok|so)\s+)*(?:push|move|take|abandon|scrap|drop|nuke|ditch|cancel|delete|remove|rename|retitle"
@@ -99,6 +102,23 @@ _PLACE_ZH_RE = re.compile(r"[，,\s]*在(?P<p>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)(?
 _PLACE_EN_RE = re.compile(r"\s+at\s+(?:the\s+)?(?P<p>(?:[A-Z][\w'’-]*)(?:\s+(?:[A-Z][\w'’-]*|of|and|&))*|[a-z]+ (?:center|centre|hall"
                           r"|park|school|office|library|gym|clinic|hospital|church|stadium)|school|church|college|kindergarten|nursery)(?=[,.!]|$|\s+(?:with|for)\s)")
 _MINUTES_EN_RE = re.compile(r"(?P<n>\d+)\s*-\s*(?:minute|min)\b|(?P<h>\d+)\s*-\s*hour\b", re.I)
+# What is said of a record being done, after its name: "lawn is finally mowed", "history
+# essay, I finished it", "家长会回执交了", "物理卷子终于写完了家人们".
+_DONE_SAID_EN = re.compile(
+    r"(?:\s+(?:is|was|are|were|has\s+been|have\s+been|got)|'s|’s)\s+(?:\w+ly\s+|all\s+|now\s+)?"
+    r"(?:done|finished|sorted|fixed|paid|handled|complete|completed|over|\w+ed)\b.*$"
+    r"|\s*,\s*(?:i|we)\s+(?:(?:just|finally|already)\s+)?(?:finished|did|done|have|'ve|got|sorted|handed)\b.*$", re.I)
+_DONE_SAID_ZH = re.compile(
+    r"(?<=[\u4e00-\u9fffA-Za-z0-9]{2})\s*(?:(?:终于|已经|总算|刚刚?|都)?(?:写|做|交|办|弄|搞|修|洗|收|拿|领|买|还|剪|打扫|寄|送|填|缴)"
+    r"(?:完|好|掉|到)?了.*|(?:交|写完|做完|办完|弄完|搞完|办好|弄好|搞定|填完|缴完))$")
+
+
+def done_said(value: str) -> str:
+    """A looked-up record's name without what is said of its being done."""
+    cut = _DONE_SAID_EN.sub("", value) if value.isascii() else _DONE_SAID_ZH.sub("", value)
+    return cut.strip(" ，,") or value
+
+
 def undated_name(value: str) -> str:
     """A looked-up record's name without the day said before it: "the Tuesday week viewing" is
     "viewing", "明天的牙医" 牙医 (a name that is only the day stays as said)."""
@@ -287,6 +307,8 @@ def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any],
             value = re.sub(r"\s+(?:got|is|was|has been|were|are)\s+\w+.*$", "", value, flags=re.I) or value
             value = re.sub(r"^(?:with|about|called|named)\s+(?:the\s+|my\s+)?(?:old\s+)?(?=\S)", "", value, flags=re.I) or value
             value = undated_name(value)
+            if action.startswith(("complete_", "check_in_", "mark_")):
+                value = done_said(value)
             if action.startswith("mark_"):
                 value = re.sub(r"(?:已经)?(?:到手|买到|买好|买回来|买)了?$", "", value) or value
         if value.isascii() and key == "place":  # "landed at Pudong Airport", "the office now": where, not when
@@ -321,6 +343,11 @@ def tidy(text: str, action: str, props: Mapping[str, Any], args: dict[str, Any],
                 pointer = re.fullmatch(r"(?:这|那)(?:一)?(?:个|条|项)?", name) is not None  # "把这个习惯删了" points back
                 if not pointer and len(name) >= 2 and name != value and (name in value or not value.startswith(name[:1])):
                     value = name  # "最近膝盖疼，爬山习惯先暂停": the habit is the one named before its kind
+        if key == "content" and action == "create_task" and (me := _ME_A_TODO_RE.match(value)):
+            # "Set me a (recurring) to-do to put the bins out": what follows, as said
+            rest, said_at = value[me.end():], _TODO_TO_RE.search(text)
+            at = text.find(rest, said_at.end()) if said_at is not None and rest else -1
+            value = text[said_at.end():at + len(rest)] if said_at is not None and at >= 0 else rest or value
         out[key] = value.strip(" ，,。.") or out[key]
     for key in ("date", "due", "start", "deadline", "expires"):
         if isinstance(out.get(key), str) and re.match(r"^是(?=\S)", out[key]):

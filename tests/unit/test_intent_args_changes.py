@@ -44,6 +44,12 @@ def test_what_an_update_says(filler: IntentLayer, action: str, text: str, expect
     ("delete_event", "下周二那个看房删了", "title", "看房"),
     ("delete_event", "把周二的看房取消", "title", "看房"),
     ("delete_event", "cancel Friday drinks", "title", "Friday drinks"),
+    # what is said of the record being done is not its name
+    ("complete_task", "lawn is finally mowed, tick it off, phew", "content", "lawn"),
+    ("complete_task", "tick off the history essay, I finished it!!", "content", "history essay"),
+    ("complete_task", "家长会回执交了，勾掉", "content", "家长会回执"),
+    ("complete_task", "物理卷子终于写完了家人们 那个任务给我完成掉", "content", "物理卷子"),
+    ("complete_task", "化学卷子终于做完了 帮我打个勾", "content", "化学卷子"),
 ])
 def test_the_name_an_update_or_delete_looks_up(filler: IntentLayer, action: str, text: str, key: str, name: str) -> None:
     assert filler.fill(action, text).get(key) == name

@@ -60,6 +60,11 @@ from tests.unit.conftest import has_args
     ("check_in_habit", "Went to the pool ✔", {"habit": "pool"}),
     ("delete_habit", "I give up on the cold shower thing, delete that habit", {"habit": "cold shower"}),
     ("update_event", "Stop repeating the Friday movie night event", {"title": "Friday movie night", "repeat": "none"}),
+    # "set me a to-do to …": the to-do is what follows
+    ("create_task", "Set me a to-do to put the recycling out every Monday night, I keep forgetting",
+     {"content": "put the recycling out"}),
+    ("create_task", "Set me a recurring to-do to water the ferns every Sunday at 5pm.", {"content": "water the ferns"}),
+    ("create_task", "make me a reminder to call the vet tomorrow", {"content": "call the vet"}),
     ("delete_event", "We're not going to the book fair anymore, remove it", {"title": "book fair"}),
     ("update_event", "Tuesday's choir practice should start at 7 now", {"title": "choir practice"}),
 ])
