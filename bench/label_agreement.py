@@ -30,6 +30,11 @@ from intent_phrasings import HELD_OUT  # noqa: E402
 DATA = Path(__file__).resolve().parent / "data"
 
 
+def held_out(number: int) -> bool:
+    """Whether blind `number` is a held-out set (its lines are never shown one by one)."""
+    return (DATA / f"intent_blind{number}.jsonl").resolve() in {p.resolve() for p in HELD_OUT}
+
+
 def pairs(number: int) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """(the set's line, the second label) for every relabelled line of blind `number`."""
     first = {}
@@ -74,7 +79,7 @@ def main() -> int:
         worst = agreement(rows)["misses"][:8]
         print("  keys most often apart:  " + ", ".join(f"{k} {w}+{m}/{n}" for k, n, w, m in worst)
               + "  (wrong+missing/expected)")
-        if args.show and number not in HELD_OUT:
+        if args.show and not held_out(number):
             for item, s in rows:
                 if item["action"] != s["action"]:
                     print(f"  ACTION {item['id']} {item['text']!r}: {item['action']} / {s['action']}")

@@ -67,3 +67,11 @@ def test_a_value_is_right_when_either_label_has_it(tmp_path: Path, capsys: pytes
     out = capsys.readouterr().out
     assert "relabelled lines (3)" in out
     assert "0.0 % (0/3) against the set's labels" in out and "33.3 % (1/3) against either label" in out
+
+
+def test_no_held_out_set_s_disagreements_are_listed() -> None:
+    held = _load("label_agreement").held_out
+    phrasings = _load("intent_phrasings")
+    numbers = [int(p.stem.removeprefix("intent_blind")) for p in phrasings.HELD_OUT if p.stem.startswith("intent_blind")]
+    assert numbers and all(held(n) for n in numbers)
+    assert not held(16)
