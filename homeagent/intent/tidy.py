@@ -115,8 +115,9 @@ _DONE_SAID_ZH = re.compile(
 
 def done_said(value: str) -> str:
     """A looked-up record's name without what is said of its being done."""
-    cut = _DONE_SAID_EN.sub("", value) if value.isascii() else _DONE_SAID_ZH.sub("", value)
-    return cut.strip(" ，,") or value
+    cut = (_DONE_SAID_EN.sub("", value) if value.isascii() else _DONE_SAID_ZH.sub("", value)).strip(" ，,")
+    # ("已经交了": nothing of a name is left, and the record is the one just made)
+    return value if re.fullmatch(r"(?:已经|终于|总算|刚刚?|都|我们?|俺|你|这个?|那个?|it|that|this|\s)*", cut, re.I) else cut
 
 
 def undated_name(value: str) -> str:

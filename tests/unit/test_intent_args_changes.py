@@ -99,3 +99,11 @@ def test_an_event_moved_to_a_time_keeps_its_place(filler: IntentLayer, text: str
 ])
 def test_one_more_check_in_of_the_same_kind(filler: IntentLayer, text: str, habit: str) -> None:
     assert filler.fill("check_in_habit", text).get("habit") == habit
+
+
+def test_done_said_alone_leaves_no_name() -> None:
+    from homeagent.intent.tidy import done_said
+
+    assert done_said("已经交了") == "已经交了"  # no name left: the record the last turn made
+    assert done_said("it's done") == "it's done"
+    assert done_said("水费已经交了") == "水费"
