@@ -9,7 +9,7 @@ model learns where names begin and end rather than to keep the rules' span. A lo
 regression over the hashed features scores the candidates.
 
     .venv/bin/python bench/make_spans.py --train 1-12 --eval 15 16 --perturb 5   # measure on 15, 16
-    .venv/bin/python bench/make_spans.py --train 1-12,15,16 --write  # the shipped spans.npz (five moves, margin 3)
+    .venv/bin/python bench/make_spans.py --train 1-12,15-17 --write  # the shipped spans.npz (five moves, margin 3)
 
 Measuring prints, per evaluation set, the text values the rules found and could be placed in
 the line, how many the rules have right, and how many the model puts right and wrong at each

@@ -1978,6 +1978,8 @@ def _only_command_words(value: str, args: Mapping[str, Any], key: str) -> bool:
     for other, said in args.items():
         if other != key and isinstance(said, str) and said.strip():
             rest = rest.replace(said, " ")
+    # (what is said of its being done, "已经交了", "终于写完了", names nothing either)
+    rest = re.sub(r"(?:已经|终于|总算|刚刚?|都)?(?:交|做|写|办|弄|搞|修|洗|收|拿|领|买|还|付|缴|填)(?:完|好|掉)?了", " ", rest)
     rest = _COMMAND_WORDS_RE.sub(" ", rest)
     return not re.search(r"[\u4e00-\u9fff]{2,}|[A-Za-z]{3,}", rest)
 

@@ -107,3 +107,10 @@ def test_done_said_alone_leaves_no_name() -> None:
     assert done_said("已经交了") == "已经交了"  # no name left: the record the last turn made
     assert done_said("it's done") == "it's done"
     assert done_said("水费已经交了") == "水费"
+
+
+def test_a_done_statement_has_no_words_of_its_own() -> None:
+    from homeagent.intent.layer import _only_command_words
+
+    assert _only_command_words("已经交了", {"content": "已经交了"}, "content")  # the last record, then
+    assert not _only_command_words("水费交了", {"content": "水费交了"}, "content")  # 水费 names one
