@@ -1443,6 +1443,9 @@ class IntentLayer:
         field = self._field_change(text, ctx, prediction, lang)
         if field is not None:
             return field
+        new_time = self._new_time(text, ctx, prediction, lang)
+        if new_time is not None:
+            return new_time
         too = _TOO_RE.match(text)  # "and oranges too": one more of the same
         if too and ctx.last_action.startswith(_LOOKUP_ACTIONS):
             # "and the piano one too" right after ticking one off: the same, on the record named
@@ -1534,6 +1537,28 @@ class IntentLayer:
                      if k in props and k in args and k not in when_keys and k not in _LOOKUP_KEYS
                      and (isinstance(v, int | float) and not isinstance(v, bool) or isinstance(v, str) and re.search(r"\d|[一两二三四五六七八九十半]", v))})
         return self._calls(action, args, prediction, lang, ctx=ctx, reason="follow-up: another day")
+
+    def _new_time(self, text: str, ctx: _Context, prediction: Prediction, lang: str) -> Route | None:
+        """"tonight at 9", "今晚九点", "every Friday at 5" alone, right after a task or an event was
+        made or changed: that record's time (or its repeat), not a new record with no name."""
+        entity = _entity(ctx.last_action)
+        if (ctx.last_id is None or entity not in ("task", "event") or not ctx.last_action.startswith(("create_", "update_"))
+                or len(text) > 40 or _QUESTION_RE.search(text) or _ASKS_RE.search(text)):
+            return None
+        update = f"update_{entity}"
+        spec = self.registry.get(update)
+        if spec is None:
+            return None
+        props = dict(spec.parameters).get("properties", {})
+        key = next((k for k in ("due", "start") if k in props), None)
+        repeat = find_repeat(text) if "repeat" in props else None
+        found = None if repeat is not None else find_when(text)
+        span = repeat[1] if repeat is not None else found[1] if found is not None else None
+        if key is None or span is None or not _BARE_TIME_RE.fullmatch(text[:span[0]] + " " + text[span[1]:]):
+            return None
+        said = text[span[0]:span[1]].strip()
+        args: dict[str, Any] = {"id": ctx.last_id, **({"repeat": said} if repeat is not None else {key: self._same_day(said, ctx)})}
+        return self._calls(update, args, prediction, lang, ctx=ctx, reason="follow-up: a new time")
 
     def _one_more(self, action: str, rest: str, prediction: Prediction, ctx: _Context, lang: str) -> Route:
         """"再加一个鸡蛋", "add another 250": one more record of `action`, of the words after."""
@@ -1964,6 +1989,11 @@ def _norm_words(text: str) -> str:
     return re.sub(r"[\W_]+", "", text).casefold()
 
 
+# What may be said around a time alone that changes the last record's ("actually make it
+# tonight at 9", "改成明天上午十点吧"): nothing of a record of its own.
+_BARE_TIME_RE = re.compile(r"(?:actually|no|nah|sorry|oh|make\s+(?:it|that)|change\s+(?:it|that)\s+to|move\s+(?:it|that)\s+to|"
+                           r"for|on|at|then|please|pls|instead|改成|改到|换成|挪到|改|就|那就|还是|算了|吧|呢|啊|哦|喔|哈|"
+                           r"[\s,.!，。！、])*", re.I)
 # What is left of "remind me later" / "晚点再提醒我" once the command is taken away: when,
 # with no errand. A required value of these words alone is no value: the layer asks for it.
 _NO_ERRAND_RE = re.compile(

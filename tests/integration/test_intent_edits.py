@@ -320,3 +320,21 @@ async def test_the_same_again_on_another_record_and_one_more_made_the_same_way(m
     assert done == ["finish the history essay", "practise piano"], done
     assert "piano" in too
     assert countdowns == [("妹妹婚礼", "2026-05-20"), ("搬新家", "2026-06-01")], countdowns
+
+
+@pytest.mark.parametrize(("first", "then", "table", "column", "expected"), [
+    ("remind me to ring the garage", "tonight at 9", "tasks", "due", "2026-03-04T21:00"),
+    ("提醒我给物业打电话", "今晚九点", "tasks", "due", "2026-03-04T21:00"),
+    ("remind me to ring the garage", "actually make it tomorrow at 10", "tasks", "due", "2026-03-05T10:00"),
+])
+async def test_a_time_alone_right_after_a_record_is_its_time(make_config, first: str, then: str, table: str,
+                                                              column: str, expected: str) -> None:
+    # (no name and no verb: not a new event nor a question back, the record just made)
+    provider = ScriptedProvider([])
+    async with _app(make_config, provider) as app:
+        await turn(app, first)
+        await turn(app, then)
+        rows = await app.db.fetchall(f"SELECT {column} FROM {table} ORDER BY id")
+        events = await app.db.fetchall("SELECT id FROM events")
+    assert provider.requests == []
+    assert [str(r[column])[:16] for r in rows] == [expected] and not events
