@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from ..conftest import REPO
 
 
@@ -28,6 +30,7 @@ def test_explain_says_where_an_utterance_goes_and_why() -> None:
     assert question["question"] is True and question["action"] == "list_shopping"
 
 
+@pytest.mark.timeout(900)  # four runs of the CLI, each building the training set; one trains it
 def test_examples_and_retrain_print_the_training_set() -> None:
     listing = run_cli("examples")
     assert listing.returncode == 0, listing.stderr

@@ -40,7 +40,9 @@ async def _health(base: str) -> dict:
 
 
 async def _trained(app) -> None:
-    for _ in range(1200):  # trained in a worker thread behind HTTP, seconds on a busy box
+    # trained in a worker thread behind HTTP: 30-40 s on a quiet box, over 100 s on one shared
+    # with other heavy work (12,200 phrasings)
+    for _ in range(4800):
         if app.intent is not None and app.intent.model.ready:
             return
         await anyio.sleep(0.05)
